@@ -1,0 +1,60 @@
+//! Errors at the library boundary: every way user input can be wrong.
+
+use thiserror::Error;
+
+/// Why a move sequence or a Score4 board could not be read.
+///
+/// Move indices are 1-based positions in the move string, so a message can
+/// point at the offending character.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ParseError {
+    /// A move character that is not a digit.
+    #[error("move {index}: '{ch}' is not a column")]
+    UnknownCharacter {
+        /// 1-based position in the move string.
+        index: usize,
+        /// The character found.
+        ch: char,
+    },
+    /// A digit naming a column the board does not have.
+    #[error("move {index}: column {column} is out of range 1..{width}")]
+    ColumnOutOfRange {
+        /// 1-based position in the move string.
+        index: usize,
+        /// The column as written (1-based).
+        column: usize,
+        /// The board's width.
+        width: usize,
+    },
+    /// A move into a column that is already full.
+    #[error("move {index}: column {column} is full")]
+    ColumnFull {
+        /// 1-based position in the move string.
+        index: usize,
+        /// The column as written (1-based).
+        column: usize,
+    },
+    /// A move after one that already made four in a row.
+    #[error("move {index}: the game was already won by move {won_at}")]
+    AfterGameOver {
+        /// 1-based position of the move that should not be there.
+        index: usize,
+        /// 1-based position of the winning move.
+        won_at: usize,
+    },
+    /// A Score4 argument that is neither a cell nor a known flag.
+    #[error("unknown token '{0}'")]
+    UnknownToken(String),
+    /// A Score4 cell whose row or column lies off the board.
+    #[error("cell '{0}' is off the board")]
+    CellOutOfRange(String),
+    /// A Score4 cell named twice.
+    #[error("cell '{0}' is given twice")]
+    DuplicateCell(String),
+    /// A disc with an empty cell below it.
+    #[error("disc '{0}' floats above an empty cell")]
+    FloatingDisc(String),
+    /// `-level` without a value, with a value that is not a number, or out of range.
+    #[error("bad level '{0}': expected a search depth from 1 to {max}", max = crate::classic::MAX_LEVEL)]
+    BadLevel(String),
+}

@@ -1,0 +1,25 @@
+//! Connect Four (Score4) on bitboards: a position model, a drop-in
+//! replacement for the classic Score4 engine, and a perfect solver.
+//!
+//! Read it top-down:
+//! - [`bitboard`]: the bit layout every other module derives its masks from.
+//! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
+//! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
+//! - [`error`]: what can be wrong with user input.
+//!
+//! ```
+//! use score4::Position;
+//! let p: Position = "4453".parse().unwrap();
+//! assert!(!p.can_win_next());
+//! ```
+
+pub mod bitboard;
+pub mod board;
+pub mod classic;
+pub mod error;
+pub mod position;
+
+pub use bitboard::{Bitboard, Geometry};
+pub use board::{Board, Colour};
+pub use error::ParseError;
+pub use position::Position;

@@ -1,0 +1,451 @@
+//! A Connect Four position: two bitboards and a move count.
+//!
+//! The position stores the discs of the side to move (`current`) and all
+//! discs (`mask`), as Pons' tutorial solver does: playing a move is one
+//! addition and one XOR, and `current + mask` is a unique key.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::bitboard::{Bitboard, Geometry};
+use crate::error::ParseError;
+
+/// A position on a `W` x `H` board (7x6 unless named), from the point of
+/// view of the side to move.
+///
+/// ```
+/// use score4::Position;
+/// let mut p: Position = "4453".parse().unwrap();
+/// assert_eq!(p.moves_played(), 4);
+/// assert!(p.can_play(3));
+/// p.play(3);
+/// assert_eq!(p.moves_played(), 5);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position<const W: usize = 7, const H: usize = 6> {
+    current: Bitboard,
+    mask: Bitboard,
+    moves: u32,
+}
+
+impl<const W: usize, const H: usize> Default for Position<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> Position<W, H> {
+    /// Number of columns.
+    pub const WIDTH: usize = Geometry::<W, H>::WIDTH;
+    /// Number of rows.
+    pub const HEIGHT: usize = H;
+    /// Number of cells.
+    pub const CELLS: u32 = Geometry::<W, H>::CELLS;
+
+    /// The empty board.
+    pub const fn new() -> Self {
+        Position {
+            current: Bitboard::EMPTY,
+            mask: Bitboard::EMPTY,
+            moves: 0,
+        }
+    }
+
+    /// Builds a position from the discs of the side to move and of its
+    /// opponent. Checks that no cell is taken twice and that every disc rests
+    /// on the bottom row or on another disc; piece counts are not checked,
+    /// so [`moves_played`](Self::moves_played) is simply the number of discs.
+    pub fn from_sides(current: Bitboard, opponent: Bitboard) -> Option<Self> {
+        let mask = current | opponent;
+        let gravity = mask & Geometry::<W, H>::BOARD;
+        let supported = (gravity + Geometry::<W, H>::BOTTOM) & Geometry::<W, H>::BOARD;
+        let well_formed = (current & opponent).is_empty()
+            && mask == gravity
+            // Gravity: each column's discs are its lowest cells, so adding the
+            // bottom row carries through them and leaves no disc behind.
+            && (supported & gravity).is_empty();
+        well_formed.then_some(Position {
+            current,
+            mask,
+            moves: mask.count(),
+        })
+    }
+
+    /// Reads a move sequence in the standard notation: one digit per move,
+    /// columns numbered from 1 at the left.
+    pub fn parse(moves: &str) -> Result<Self, ParseError> {
+        let mut p = Self::new();
+        let mut won_at = None;
+        for (i, ch) in moves.chars().enumerate() {
+            let index = i + 1;
+            if let Some(won_at) = won_at {
+                return Err(ParseError::AfterGameOver { index, won_at });
+            }
+            let column =
+                ch.to_digit(10)
+                    .ok_or(ParseError::UnknownCharacter { index, ch })? as usize;
+            if column < 1 || column > W {
+                return Err(ParseError::ColumnOutOfRange {
+                    index,
+                    column,
+                    width: W,
+                });
+            }
+            if !p.can_play(column - 1) {
+                return Err(ParseError::ColumnFull { index, column });
+            }
+            if p.is_winning_move(column - 1) {
+                won_at = Some(index);
+            }
+            p.play(column - 1);
+        }
+        Ok(p)
+    }
+
+    /// Number of discs on the board.
+    #[inline(always)]
+    pub const fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    /// Discs of the side to move.
+    #[inline(always)]
+    pub const fn current(&self) -> Bitboard {
+        self.current
+    }
+
+    /// Discs of the side that moved last.
+    #[inline(always)]
+    pub fn opponent(&self) -> Bitboard {
+        self.current ^ self.mask
+    }
+
+    /// All discs.
+    #[inline(always)]
+    pub const fn occupied(&self) -> Bitboard {
+        self.mask
+    }
+
+    /// Whether every cell is taken.
+    #[inline(always)]
+    pub const fn is_full(&self) -> bool {
+        self.moves >= Self::CELLS
+    }
+
+    /// The cells where a disc can be dropped now, one per open column.
+    #[inline(always)]
+    pub fn playable(&self) -> Bitboard {
+        (self.mask + Geometry::<W, H>::BOTTOM) & Geometry::<W, H>::BOARD
+    }
+
+    /// Whether column `col` (0-based) has room for another disc.
+    #[inline(always)]
+    pub fn can_play(&self, col: usize) -> bool {
+        col < W && (self.mask & Geometry::<W, H>::top_cell(col)).is_empty()
+    }
+
+    /// The open columns (0-based), left to right.
+    pub fn playable_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..W).filter(move |&c| self.can_play(c))
+    }
+
+    /// The cell a disc dropped in `col` lands on (empty if the column is full).
+    #[inline(always)]
+    pub fn landing_cell(&self, col: usize) -> Bitboard {
+        self.playable() & Geometry::<W, H>::column(col)
+    }
+
+    /// Drops the side to move's disc in column `col` (0-based), which must
+    /// be playable; the other side is then to move.
+    #[inline(always)]
+    pub fn play(&mut self, col: usize) {
+        debug_assert!(self.can_play(col));
+        self.play_cell(self.landing_cell(col));
+    }
+
+    /// Plays the move that lands on `cell`, a single playable cell.
+    #[inline(always)]
+    pub fn play_cell(&mut self, cell: Bitboard) {
+        debug_assert!(self.playable().contains(cell) && !cell.has_several() && cell.any());
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+
+    /// The position after playing `col`, leaving `self` as it was.
+    #[inline(always)]
+    pub fn after(&self, col: usize) -> Self {
+        let mut next = *self;
+        next.play(col);
+        next
+    }
+
+    /// Whether playing `col` makes four in a row for the side to move.
+    #[inline(always)]
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        (self.winning_cells() & self.landing_cell(col)).any()
+    }
+
+    /// Whether the side to move can win with its next disc.
+    #[inline(always)]
+    pub fn can_win_next(&self) -> bool {
+        (self.winning_cells() & self.playable()).any()
+    }
+
+    /// Empty cells that would complete four for the side to move.
+    #[inline(always)]
+    pub fn winning_cells(&self) -> Bitboard {
+        Geometry::<W, H>::winning_cells(self.current) & !self.mask
+    }
+
+    /// Empty cells that would complete four for the opponent.
+    #[inline(always)]
+    pub fn opponent_winning_cells(&self) -> Bitboard {
+        Geometry::<W, H>::winning_cells(self.opponent()) & !self.mask
+    }
+
+    /// Whether the side that moved last has four in a row.
+    #[inline(always)]
+    pub fn opponent_has_won(&self) -> bool {
+        Geometry::<W, H>::has_four(self.opponent())
+    }
+
+    /// Whether the game is over: someone has four in a row or the board is full.
+    pub fn is_game_over(&self) -> bool {
+        Geometry::<W, H>::has_four(self.current) || self.opponent_has_won() || self.is_full()
+    }
+
+    /// A key that differs for every pair of different positions: the discs
+    /// of the side to move plus all discs (each column's mask plus its
+    /// bottom bit marks the column height, and the subtracted constant does
+    /// not change uniqueness).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        (self.current + self.mask).bits()
+    }
+
+    /// The position reflected left to right; it has the same game value.
+    pub fn mirror(&self) -> Self {
+        Position {
+            current: Geometry::<W, H>::mirror(self.current),
+            mask: Geometry::<W, H>::mirror(self.mask),
+            moves: self.moves,
+        }
+    }
+
+    /// The key of the mirror image.
+    #[inline]
+    pub fn mirror_key(&self) -> u64 {
+        self.mirror().key()
+    }
+
+    /// Discs of the player who moved first on a board reached by
+    /// alternating moves.
+    pub fn first_player(&self) -> Bitboard {
+        if self.moves % 2 == 0 {
+            self.current
+        } else {
+            self.opponent()
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> FromStr for Position<W, H> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Self::parse(s)
+    }
+}
+
+/// Draws a board as the Score4 console driver does: top row first, `X` and
+/// `O` for the two sides, a rule, and the column numbers underneath counting
+/// from `first_label`.
+pub fn render<const W: usize, const H: usize>(
+    f: &mut impl fmt::Write,
+    x: Bitboard,
+    o: Bitboard,
+    first_label: usize,
+) -> fmt::Result {
+    for row in (0..H).rev() {
+        f.write_char('[')?;
+        for col in 0..W {
+            let cell = Geometry::<W, H>::cell(col, row);
+            let ch = if x.contains(cell) {
+                'X'
+            } else if o.contains(cell) {
+                'O'
+            } else {
+                '.'
+            };
+            if col > 0 {
+                f.write_str("  ")?;
+            }
+            f.write_char(ch)?;
+        }
+        f.write_str("]\n")?;
+    }
+    f.write_str(&"-".repeat(3 * W - 1))?;
+    f.write_char('\n')?;
+    for col in 0..W {
+        write!(f, "{:>2} ", col + first_label)?;
+    }
+    f.write_char('\n')
+}
+
+/// Shows the first player's discs as `X`, the second's as `O`, and the
+/// columns numbered 1.. as in the move notation.
+impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.first_player();
+        render::<W, H>(f, x, self.mask ^ x, 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type P = Position<7, 6>;
+    type G = Geometry<7, 6>;
+
+    /// Reads a board drawn top row first with `X` (side to move), `O` and `.`.
+    fn drawn(rows: &[&str]) -> P {
+        let (mut x, mut o) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for (i, line) in rows.iter().enumerate() {
+            let row = rows.len() - 1 - i;
+            for (col, ch) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
+                match ch {
+                    'X' => x |= G::cell(col, row),
+                    'O' => o |= G::cell(col, row),
+                    _ => {}
+                }
+            }
+        }
+        P::from_sides(x, o).expect("test board obeys gravity")
+    }
+
+    #[test]
+    fn parse_plays_columns_from_one() {
+        let p = P::parse("4453").unwrap();
+        assert_eq!(p.moves_played(), 4);
+        // Moves 1 and 3 (columns 4 and 5) are the first player's, who is to move.
+        assert_eq!(p.current(), G::cell(3, 0) | G::cell(4, 0));
+        assert_eq!(p.opponent(), G::cell(3, 1) | G::cell(2, 0));
+        assert_eq!(P::parse("").unwrap(), P::new());
+    }
+
+    #[test]
+    fn parse_names_each_problem() {
+        assert_eq!(
+            P::parse("44a"),
+            Err(ParseError::UnknownCharacter { index: 3, ch: 'a' })
+        );
+        assert_eq!(
+            P::parse("48"),
+            Err(ParseError::ColumnOutOfRange {
+                index: 2,
+                column: 8,
+                width: 7
+            })
+        );
+        assert_eq!(
+            P::parse("0").unwrap_err(),
+            ParseError::ColumnOutOfRange {
+                index: 1,
+                column: 0,
+                width: 7
+            }
+        );
+        assert_eq!(
+            P::parse("1111111"),
+            Err(ParseError::ColumnFull {
+                index: 7,
+                column: 1
+            })
+        );
+        assert_eq!(
+            P::parse("1212121"),
+            Ok(P::parse("1212121").unwrap()),
+            "the winning move itself is fine"
+        );
+        assert_eq!(
+            P::parse("12121213"),
+            Err(ParseError::AfterGameOver {
+                index: 8,
+                won_at: 7
+            })
+        );
+    }
+
+    #[test]
+    fn playable_columns_skip_full_ones() {
+        let p = P::parse("333333").unwrap();
+        assert_eq!(
+            p.playable_columns().collect::<Vec<_>>(),
+            vec![0, 1, 3, 4, 5, 6]
+        );
+        assert!(!p.can_play(2));
+        assert!(!p.can_play(7));
+        assert_eq!(p.playable().count(), 6);
+    }
+
+    #[test]
+    fn winning_moves_and_cells() {
+        let p = drawn(&[
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". O O O . . .",
+            ". X X X . . .",
+        ]);
+        assert_eq!(p.winning_cells(), G::cell(0, 0) | G::cell(4, 0));
+        assert_eq!(p.opponent_winning_cells(), G::cell(0, 1) | G::cell(4, 1));
+        assert!(p.is_winning_move(0));
+        assert!(p.is_winning_move(4));
+        assert!(!p.is_winning_move(1));
+        assert!(p.can_win_next());
+        let mut won = p;
+        won.play(4);
+        assert!(won.opponent_has_won());
+        assert!(won.is_game_over());
+    }
+
+    #[test]
+    fn from_sides_rejects_floating_and_overlapping_discs() {
+        assert!(P::from_sides(G::cell(0, 1), Bitboard::EMPTY).is_none());
+        assert!(P::from_sides(G::cell(0, 0), G::cell(0, 0)).is_none());
+        assert!(P::from_sides(G::cell(0, 0), G::cell(0, 1)).is_some());
+        // A sentinel bit is not a cell.
+        assert!(P::from_sides(Bitboard(1 << 6), Bitboard::EMPTY).is_none());
+    }
+
+    #[test]
+    fn keys_and_mirrors() {
+        let a = P::parse("1122").unwrap();
+        let b = P::parse("2211").unwrap();
+        let c = P::parse("1221").unwrap();
+        assert_eq!(a.key(), b.key(), "same discs, same key");
+        assert_ne!(a.key(), c.key());
+        let m = P::parse("7766").unwrap();
+        assert_eq!(a.mirror(), m);
+        assert_eq!(a.mirror_key(), m.key());
+        assert_eq!(a.mirror().mirror(), a);
+    }
+
+    #[test]
+    fn display_draws_the_driver_board() {
+        let p = P::parse("4453").unwrap();
+        let expected = "\
+[.  .  .  .  .  .  .]
+[.  .  .  .  .  .  .]
+[.  .  .  .  .  .  .]
+[.  .  .  .  .  .  .]
+[.  .  .  O  .  .  .]
+[.  .  O  X  X  .  .]
+--------------------
+ 1  2  3  4  5  6  7 
+";
+        assert_eq!(p.to_string(), expected);
+    }
+}
