@@ -1,6 +1,69 @@
-//! The `score4` command.
+//! The `score4` command: parses arguments, calls the library, prints.
+//!
+//! Two grammars share the binary. The classic Score4 engine protocol
+//! (`score4 o53 y43 -level 7`) is spoken when the first argument is a cell
+//! token or one of its flags, with the explicit `score4 engine ...`, and
+//! always when the binary runs under another name (a driver's
+//! `interfaces/engine.exe`). Everything else goes through clap.
 
-fn main() {
-    let p = score4::Position::<7, 6>::new();
-    println!("{p}");
+mod bench;
+mod engine;
+mod solve;
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "score4",
+    version,
+    about = "Connect Four engine, perfect solver and benchmark"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Answer one move in the classic Score4 engine protocol:
+    /// `score4 engine [CELL ...] [-debug] [-level N]`.
+    #[command(disable_help_flag = true)]
+    Engine {
+        /// Cell tokens (`o53`, `y43`: colour, row from the top, column) and flags.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<OsString>,
+    },
+    /// Solve positions exactly.
+    Solve(solve::Args),
+    /// Solve labelled fixture files and report speed and correctness.
+    Bench(bench::Args),
+}
+
+/// Whether the arguments after the program name are the engine protocol.
+fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool {
+    let name = Path::new(program).file_stem().and_then(|s| s.to_str());
+    if name != Some("score4") {
+        return true;
+    }
+    match first.and_then(|a| a.to_str()) {
+        Some(a) => a.starts_with('o') || a.starts_with('y') || engine::FLAGS.contains(&a),
+        None => false,
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let program = args.first().cloned().unwrap_or_default();
+    if speaks_engine_protocol(&program, args.get(1)) {
+        return engine::run(&args[1.min(args.len())..]);
+    }
+    match Cli::parse().command {
+        Command::Engine { args } => engine::run(&args),
+        Command::Solve(a) => solve::run(a),
+        Command::Bench(a) => bench::run(a),
+    }
 }
