@@ -6,6 +6,7 @@
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
 //! - [`error`]: what can be wrong with user input.
+//! - [`fixture`] and [`bench`]: labelled position sets and timing them.
 //!
 //! ```
 //! use score4::Position;
@@ -13,10 +14,12 @@
 //! assert!(!p.can_win_next());
 //! ```
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod classic;
 pub mod error;
+pub mod fixture;
 pub mod position;
 
 pub use bitboard::{Bitboard, Geometry};
