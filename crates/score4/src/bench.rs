@@ -9,7 +9,7 @@
 //! use score4::fixture;
 //! let set = fixture::parse::<7, 6>("4 -1\n44 2\n").unwrap();
 //! // A "solver" that always says 2, visiting 10 nodes.
-//! let samples = run_set(&set, false, |_| (2, 10), || {});
+//! let samples = run_set(&set, false, &mut (), |_, _| (2, 10), |_| {});
 //! let summary = Summary::of(&samples);
 //! assert_eq!((summary.positions, summary.wrong), (2, 1));
 //! assert_eq!(summary.mean_nodes, 10.0);
@@ -43,22 +43,25 @@ impl Sample {
 }
 
 /// Solves every position of `set` with `solve`, which returns the score and
-/// the nodes visited, calling `tick` after each one (for a progress bar).
-/// With `weak`, answers are compared with the sign of the label.
-pub fn run_set<const W: usize, const H: usize, F, T>(
+/// the nodes visited, calling `after` after each one outside the timing
+/// (to advance a progress bar or reset a table). Both get `state`, the
+/// solver being measured. With `weak`, answers are compared with the sign
+/// of the label.
+pub fn run_set<const W: usize, const H: usize, S, F, T>(
     set: &[Labelled<W, H>],
     weak: bool,
+    state: &mut S,
     mut solve: F,
-    mut tick: T,
+    mut after: T,
 ) -> Vec<Sample>
 where
-    F: FnMut(&Position<W, H>) -> (i32, u64),
-    T: FnMut(),
+    F: FnMut(&mut S, &Position<W, H>) -> (i32, u64),
+    T: FnMut(&mut S),
 {
     let mut samples = Vec::with_capacity(set.len());
     for labelled in set {
         let start = Instant::now();
-        let (got, nodes) = solve(&labelled.position);
+        let (got, nodes) = solve(state, &labelled.position);
         let elapsed = start.elapsed();
         samples.push(Sample {
             line: labelled.line,
@@ -71,7 +74,7 @@ where
                 labelled.score
             },
         });
-        tick();
+        after(state);
     }
     samples
 }
@@ -167,12 +170,15 @@ mod tests {
     #[test]
     fn weak_runs_compare_signs() {
         let set = crate::fixture::parse::<7, 6>("4 -5\n44 3\n1 0\n").unwrap();
+        let mut calls = 0;
         let samples = run_set(
             &set,
             true,
-            |p| (if p.moves_played() == 1 { -1 } else { 1 }, 1),
-            || {},
+            &mut calls,
+            |_, p| (if p.moves_played() == 1 { -1 } else { 1 }, 1),
+            |calls| *calls += 1,
         );
+        assert_eq!(calls, 3);
         let wrong: Vec<usize> = samples
             .iter()
             .filter(|s| !s.is_correct())
