@@ -196,10 +196,13 @@ impl fmt::Display for Answer {
 ///
 /// ```
 /// use score4::classic::{answer, Outcome, Request};
+/// // Orange holds the bottom row's columns 1..3: columns 0 and 4 both win,
+/// // and the original takes the leftmost.
 /// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41"]).unwrap();
 /// let a = answer(&r);
-/// assert_eq!(a.outcome, Outcome::Move { column: 3, wins: true });
-/// assert_eq!(a.to_string(), "3\nI win\n\n");
+/// assert_eq!(a.outcome, Outcome::Move { column: 0, wins: true });
+/// assert_eq!(a.to_string(), "0\nI win\n\n");
+/// assert_eq!(a.exit_status(), 255);
 /// ```
 pub fn answer(request: &Request) -> Answer {
     Search::for_level(request.level).answer(&request.board, request.level, request.debug)
