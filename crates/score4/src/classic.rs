@@ -514,3 +514,92 @@ fn leaf_value(cur: u64, opp: u64, playable: u64, beta: i32) -> i32 {
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Request, ParseError> {
+        Request::parse(args.iter())
+    }
+
+    #[test]
+    fn flags_go_anywhere_and_the_last_level_counts() {
+        let r = parse(&["-level", "3", "o53", "-debug", "y43", "-level", "12"]).unwrap();
+        assert_eq!(r.level, 12);
+        assert!(r.debug && !r.perfect);
+        assert_eq!(r.board, Board::from_cells(["y43", "o53"]).unwrap());
+        let r = parse(&[]).unwrap();
+        assert_eq!((r.level, r.debug), (DEFAULT_LEVEL, false));
+        assert_eq!(r.board, Board::default());
+        assert!(parse(&["-perfect", "o53"]).unwrap().perfect);
+        assert_eq!(parse(&["-level", "099"]).unwrap().level, 99);
+    }
+
+    #[test]
+    fn bad_tokens_are_named() {
+        let bad = |args: &[&str]| parse(args).unwrap_err();
+        assert_eq!(
+            bad(&["o53", "-level"]),
+            ParseError::BadLevel("-level".into())
+        );
+        for level in ["0", "100", "abc", "", "-3", "+3", "7x", "99999999999"] {
+            assert_eq!(
+                bad(&["-level", level, "o53"]),
+                ParseError::BadLevel(level.into())
+            );
+        }
+        assert_eq!(bad(&["-Debug"]), ParseError::UnknownToken("-Debug".into()));
+        assert_eq!(bad(&["o53", "x"]), ParseError::UnknownToken("x".into()));
+        assert_eq!(bad(&["o73"]), ParseError::CellOutOfRange("o73".into()));
+        assert_eq!(bad(&["o43"]), ParseError::FloatingDisc("o43".into()));
+        assert_eq!(
+            bad(&["o53", "y53"]),
+            ParseError::DuplicateCell("y53".into())
+        );
+    }
+
+    #[test]
+    fn answers_print_as_the_original() {
+        let mut a = Answer {
+            level: 7,
+            columns: [None; 7],
+            outcome: Outcome::Move {
+                column: 4,
+                wins: false,
+            },
+        };
+        assert_eq!(a.to_string(), "4\n");
+        assert_eq!(a.exit_status(), 0);
+        a.columns[0] = Some(-1_000_007);
+        a.columns[2] = Some(13);
+        a.outcome = Outcome::Move {
+            column: 2,
+            wins: true,
+        };
+        assert_eq!(
+            a.to_string(),
+            "Depth 7, placing on 0, score:-1000007\nDepth 7, placing on 2, score:13\n2\nI win\n\n"
+        );
+        assert_eq!(a.exit_status(), 255);
+        a.columns = [None; 7];
+        for (outcome, text) in [
+            (Outcome::YouWin, "You win\n\n"),
+            (Outcome::IWin, "I win\n\n"),
+            (Outcome::NoMove, "No move possible\n"),
+        ] {
+            a.outcome = outcome;
+            assert_eq!((a.to_string().as_str(), a.exit_status()), (text, 255));
+        }
+    }
+
+    #[test]
+    fn the_table_keeps_depths_apart() {
+        let mut t = Table::with_bits(10);
+        let key = 0b1011u64;
+        t.put(key | (3 << 56), -1_000_005, Bound::Lower, 6);
+        assert!(t.get(key | (4 << 56)).is_none());
+        let (v, b, c) = t.get(key | (3 << 56)).unwrap();
+        assert_eq!((v, b == Bound::Lower, c), (-1_000_005, true, 6));
+    }
+}
