@@ -45,6 +45,17 @@ pub const NO_MOVE: i32 = 10_000_000;
 /// Larger than every value a node can take.
 const INF: i32 = 100_000_000;
 
+/// The smallest table: 2^14 slots of 16 bytes, 256 KiB. An allocation this
+/// large comes straight from the operating system as zeroed pages, so an
+/// untouched slot costs nothing; a smaller one is carved from the heap and
+/// `calloc` clears it all up front, which costs a shallow search more than
+/// the search itself.
+const MIN_TABLE_BITS: u32 = 14;
+
+/// The largest table, 64 MiB: deep searches keep their most recent
+/// positions rather than growing without bound.
+const MAX_TABLE_BITS: u32 = 22;
+
 /// Columns from the centre out: central discs sit in more windows, so their
 /// moves tend to score best and cut the search earliest.
 const CENTRE_FIRST: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
@@ -278,7 +289,7 @@ impl Search {
     /// positions, so a small table keeps process start-up cheap.
     pub fn for_level(level: u32) -> Self {
         Search {
-            table: Table::with_bits((level + 6).clamp(10, 22)),
+            table: Table::with_bits((level + 6).clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)),
             nodes: 0,
         }
     }
@@ -391,24 +402,37 @@ impl Search {
         if level == 1 {
             return static_value(orange | cell, yellow);
         }
-        -self.negamax(yellow, mask | cell, level - 1, -beta, -alpha)
+        let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
+        -self.negamax(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
     }
 
     /// The value of the node with `cur` (the mover's discs) and `mask` (all
     /// discs) at `depth` remaining, fail-soft within `(alpha, beta)`.
-    fn negamax(&mut self, cur: u64, mask: u64, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+    /// `cur_wins` are the cells that would complete four for the mover: the
+    /// parent computed them as its opponent's threats, and the mover's discs
+    /// have not changed since.
+    fn negamax(
+        &mut self,
+        cur: u64,
+        cur_wins: u64,
+        mask: u64,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         let playable = (mask + BOTTOM) & BOARD;
         if playable == 0 {
             return -NO_MOVE;
         }
-        if G::winning_cells(Bitboard(cur)).0 & playable != 0 {
+        if cur_wins & playable != 0 {
             return WIN + depth as i32 + 1;
         }
         let opp = cur ^ mask;
         if depth == 1 {
             return leaf_value(cur, opp, playable, beta);
         }
+        let opp_wins = G::winning_cells(Bitboard(opp)).0;
 
         let tag = (cur + mask) | ((depth as u64) << 56);
         let mut hint = usize::MAX;
@@ -426,7 +450,7 @@ impl Search {
 
         let mut best = -INF;
         let mut best_column = hint;
-        let threats = G::winning_cells(Bitboard(opp)).0 & playable;
+        let threats = opp_wins & playable;
         let candidates = if threats != 0 {
             // Any move that leaves an opponent's winning cell open lets it
             // win at once: worth exactly the shifted loss, no search needed.
@@ -454,7 +478,7 @@ impl Search {
             }
             for &column in &order[..n] {
                 let cell = candidates & G::column(column).0;
-                let value = -self.negamax(opp, mask | cell, depth - 1, -beta, -alpha);
+                let value = -self.negamax(opp, opp_wins, mask | cell, depth - 1, -beta, -alpha);
                 if value > best {
                     best = value;
                     best_column = column;
@@ -489,7 +513,8 @@ fn static_value(mine: u64, theirs: u64) -> i32 {
 /// A node with one ply left and no immediate win: the best static score
 /// among its children, stopping at the first that reaches `beta`. The
 /// material is shared by all children, so only the moved disc's weight and
-/// the open threes are computed per child.
+/// the open threes are computed per child (most such nodes stop after one
+/// or two children, so sharing more work up front does not pay).
 #[inline(always)]
 fn leaf_value(cur: u64, opp: u64, playable: u64, beta: i32) -> i32 {
     let base = material(Bitboard(cur)) - material(Bitboard(opp));
