@@ -42,6 +42,15 @@ pub const DEFAULT_LEVEL: u32 = 7;
 /// side that filled it.
 pub const NO_MOVE: i32 = 10_000_000;
 
+/// Where the depth goes in a table tag: position keys (`current + mask`)
+/// stay below bit 49, so depths up to [`MAX_DEPTH`] fit above them.
+const DEPTH_SHIFT: u32 = 49;
+
+/// The deepest search [`Search::answer`] runs; its depth must fit a table
+/// tag. A board has 42 cells, so deeper searches differ only in the
+/// printed depth and the win-distance shift, and take impossibly long.
+pub const MAX_DEPTH: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+
 /// Larger than every value a node can take.
 const INF: i32 = 100_000_000;
 
@@ -232,9 +241,9 @@ enum Bound {
 /// hands out its pages only as the search touches them.
 #[derive(Clone, Debug)]
 struct Table {
-    /// `[tag, data]`: the tag is the position key with the depth in its top
-    /// byte (never zero, as depth >= 1); the data packs value, bound and
-    /// best column.
+    /// `[tag, data]`: the tag is the position key with the depth above it
+    /// (never zero, as depth >= 1); the data packs value, bound and best
+    /// column.
     slots: Vec<[u64; 2]>,
     shift: u32,
 }
@@ -289,7 +298,11 @@ impl Search {
     /// positions, so a small table keeps process start-up cheap.
     pub fn for_level(level: u32) -> Self {
         Search {
-            table: Table::with_bits((level + 6).clamp(MIN_TABLE_BITS, MAX_TABLE_BITS)),
+            table: Table::with_bits(
+                level
+                    .saturating_add(6)
+                    .clamp(MIN_TABLE_BITS, MAX_TABLE_BITS),
+            ),
             nodes: 0,
         }
     }
@@ -299,9 +312,12 @@ impl Search {
         self.nodes
     }
 
-    /// Answers for `board` at `level` (>= 1), with every root column's
-    /// value when `debug` is set.
+    /// Answers for `board` at `level`, with every root column's value when
+    /// `debug` is set. The protocol only asks for levels 1..=[`MAX_LEVEL`];
+    /// level 0 behaves as the original's (one ply, printed as depth 0), and
+    /// levels beyond [`MAX_DEPTH`] are searched as that depth.
     pub fn answer(&mut self, board: &Board, level: u32, debug: bool) -> Answer {
+        let level = level.min(MAX_DEPTH);
         let (orange, yellow) = (board.orange().0, board.yellow().0);
         let mut answer = Answer {
             level,
@@ -399,7 +415,7 @@ impl Search {
         beta: i32,
     ) -> i32 {
         let yellow = orange ^ mask;
-        if level == 1 {
+        if level <= 1 {
             return static_value(orange | cell, yellow);
         }
         let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
@@ -434,7 +450,7 @@ impl Search {
         }
         let opp_wins = G::winning_cells(Bitboard(opp)).0;
 
-        let tag = (cur + mask) | ((depth as u64) << 56);
+        let tag = (cur + mask) | ((depth as u64) << DEPTH_SHIFT);
         let mut hint = usize::MAX;
         if let Some((value, bound, column)) = self.table.get(tag) {
             match bound {
@@ -622,9 +638,9 @@ mod tests {
     fn the_table_keeps_depths_apart() {
         let mut t = Table::with_bits(10);
         let key = 0b1011u64;
-        t.put(key | (3 << 56), -1_000_005, Bound::Lower, 6);
-        assert!(t.get(key | (4 << 56)).is_none());
-        let (v, b, c) = t.get(key | (3 << 56)).unwrap();
+        t.put(key | (3 << DEPTH_SHIFT), -1_000_005, Bound::Lower, 6);
+        assert!(t.get(key | (4 << DEPTH_SHIFT)).is_none());
+        let (v, b, c) = t.get(key | (3 << DEPTH_SHIFT)).unwrap();
         assert_eq!((v, b == Bound::Lower, c), (-1_000_005, true, 6));
     }
 }

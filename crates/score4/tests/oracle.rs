@@ -166,3 +166,44 @@ fn a_search_can_be_reused_across_levels() {
     }
     assert!(search.nodes() > 0);
 }
+
+#[test]
+fn deep_levels_on_nearly_full_boards_match_the_model() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(8);
+    let mut searched = 0;
+    while searched < 150 {
+        let discs = 35 + rng.below(8) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        let board = board_of(&g, &mut rng);
+        // The model's tree grows with the empty cells; keep it small.
+        if board.occupied().count() < 35 {
+            continue;
+        }
+        searched += 1;
+        let level = 8 + rng.below(92) as u32;
+        let got = Search::for_level(level).answer(&board, level, true);
+        assert_eq!(
+            (got.to_string(), got.exit_status()),
+            oracle.run(&g, level, true),
+            "level {level}:\n{board}"
+        );
+    }
+}
+
+#[test]
+fn level_zero_searches_one_ply_as_the_original() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(9);
+    for _ in 0..200 {
+        let discs = rng.below(43) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        let board = board_of(&g, &mut rng);
+        let got = Search::for_level(0).answer(&board, 0, true);
+        assert_eq!(
+            (got.to_string(), got.exit_status()),
+            oracle.run(&g, 0, true),
+            "\n{board}"
+        );
+    }
+}
