@@ -445,12 +445,26 @@ impl Search {
             return WIN + depth as i32 + 1;
         }
         let opp = cur ^ mask;
+        let tag = (cur + mask) | ((depth as u64) << DEPTH_SHIFT);
         if depth == 1 {
-            return leaf_value(cur, opp, playable, beta);
+            // A leaf's children are scored in full unless one reaches
+            // `beta`, so its value is exact or a lower bound.
+            if let Some((value, bound, _)) = self.table.get(tag) {
+                if bound == Bound::Exact || value >= beta {
+                    return value;
+                }
+            }
+            let value = leaf_value(cur, opp, playable, beta);
+            let bound = if value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.put(tag, value, bound, 0);
+            return value;
         }
         let opp_wins = G::winning_cells(Bitboard(opp)).0;
 
-        let tag = (cur + mask) | ((depth as u64) << DEPTH_SHIFT);
         let mut hint = usize::MAX;
         if let Some((value, bound, column)) = self.table.get(tag) {
             match bound {
