@@ -11,7 +11,9 @@
 //!   exactly `WIN`, and the parent turns an exact `±WIN` into a win `d`
 //!   plies away. Here such a node returns the parent's shifted value
 //!   `WIN + d + 1` itself, so every node value orders outcomes as the
-//!   original's choices do and alpha-beta bounds stay valid;
+//!   original's choices do and alpha-beta bounds stay valid (left as
+//!   `WIN`, an immediate win would rank below a later one, `WIN + k` with
+//!   `k < d`, until the parent shifts it);
 //! * `d == 1`: the best static score among the children;
 //! * otherwise the best negated child value.
 //!
@@ -66,7 +68,8 @@ const MIN_TABLE_BITS: u32 = 14;
 const MAX_TABLE_BITS: u32 = 22;
 
 /// Columns from the centre out: central discs sit in more windows, so their
-/// moves tend to score best and cut the search earliest.
+/// moves tend to score best and cut the search earliest. Sorting moves by
+/// static score or by a history of cut-offs searched more nodes.
 const CENTRE_FIRST: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
 
 const BOTTOM: u64 = G::BOTTOM.0;
