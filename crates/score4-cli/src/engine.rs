@@ -1,13 +1,41 @@
 //! `score4 engine`: the classic Score4 engine protocol.
 
 use std::ffi::OsString;
+use std::io::Write;
 use std::process::ExitCode;
+
+use score4::classic::{self, Request};
 
 /// The flags that, as a first argument, select the engine protocol.
 pub const FLAGS: &[&str] = &["-debug", "-level", "-perfect"];
 
-/// Answers one engine request and returns the protocol's exit status.
-pub fn run(_args: &[OsString]) -> ExitCode {
-    eprintln!("score4: the engine protocol is not implemented yet");
-    ExitCode::from(2)
+/// Answers one engine request and returns the protocol's exit status:
+/// the original's stdout and status for a well-formed request, one line on
+/// stderr and status 2 for anything else.
+pub fn run(args: &[OsString]) -> ExitCode {
+    // Arguments that are not UTF-8 cannot be cells or flags; their lossy
+    // form still names them in the error.
+    let tokens = args.iter().map(|a| a.to_string_lossy());
+    let request = match Request::parse(tokens) {
+        Ok(request) => request,
+        Err(err) => {
+            eprintln!("score4: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    if request.perfect {
+        eprintln!("score4: '-perfect' is not supported yet");
+        return ExitCode::from(2);
+    }
+    let answer = classic::answer(&request);
+    let text = answer.to_string();
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return ExitCode::from(2);
+    }
+    ExitCode::from(answer.exit_status())
 }

@@ -1,5 +1,663 @@
 //! The classic Score4 engine's search, answer for answer.
+//!
+//! The original is a plain depth-limited minimax over the heuristic of
+//! [`crate::heuristic`]. This module returns the same move and, on request,
+//! the same per-column values, but searches far fewer nodes. It rests on a
+//! negamax restatement of the original (values from the side to move's
+//! point of view, depth `d` remaining):
+//!
+//! * no playable column: `-NO_MOVE`;
+//! * the mover can complete four at once: the original stops there with
+//!   exactly `WIN`, and the parent turns an exact `±WIN` into a win `d`
+//!   plies away. Here such a node returns the parent's shifted value
+//!   `WIN + d + 1` itself, so every node value orders outcomes as the
+//!   original's choices do and alpha-beta bounds stay valid (left as
+//!   `WIN`, an immediate win would rank below a later one, `WIN + k` with
+//!   `k < d`, until the parent shifts it);
+//! * `d == 1`: the best static score among the children;
+//! * otherwise the best negated child value.
+//!
+//! A node's value depends only on the two disc sets and the depth, so a
+//! transposition table keyed by (position, depth) is exact, and any move
+//! order and alpha-beta pruning inside the tree give the same values. The
+//! original's tie-break (the rightmost column among equals) only shows at
+//! the root, which is searched column by column with windows that encode it.
+
+use std::fmt;
+
+use crate::bitboard::{Bitboard, Standard};
+use crate::board::Board;
+use crate::error::ParseError;
+use crate::heuristic::{cell_weight, material, open_threes, WIN};
+
+type G = Standard;
 
 /// The deepest `-level` accepted. The board has 42 cells, so deeper levels
 /// only change the depth printed and the win-distance shift.
 pub const MAX_LEVEL: u32 = 99;
+
+/// The search depth when no `-level` is given.
+pub const DEFAULT_LEVEL: u32 = 7;
+
+/// The original's value of a node with no playable column, from the point of
+/// view of the side that cannot move: a full board looks excellent to the
+/// side that filled it.
+pub const NO_MOVE: i32 = 10_000_000;
+
+/// Where the depth goes in a table tag: position keys (`current + mask`)
+/// stay below bit 49, so depths up to [`MAX_DEPTH`] fit above them.
+const DEPTH_SHIFT: u32 = 49;
+
+/// The deepest search [`Search::answer`] runs; its depth must fit a table
+/// tag. A board has 42 cells, so deeper searches differ only in the
+/// printed depth and the win-distance shift, and take impossibly long.
+pub const MAX_DEPTH: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+
+/// Larger than every value a node can take.
+const INF: i32 = 100_000_000;
+
+/// The smallest table: 2^14 slots of 16 bytes, 256 KiB. An allocation this
+/// large comes straight from the operating system as zeroed pages, so an
+/// untouched slot costs nothing; a smaller one is carved from the heap and
+/// `calloc` clears it all up front, which costs a shallow search more than
+/// the search itself.
+const MIN_TABLE_BITS: u32 = 14;
+
+/// The largest table, 64 MiB: deep searches keep their most recent
+/// positions rather than growing without bound.
+const MAX_TABLE_BITS: u32 = 22;
+
+/// Columns from the centre out: central discs sit in more windows, so their
+/// moves tend to score best and cut the search earliest. Sorting moves by
+/// static score or by a history of cut-offs searched more nodes.
+const CENTRE_FIRST: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
+
+const BOTTOM: u64 = G::BOTTOM.0;
+const BOARD: u64 = G::BOARD.0;
+
+/// One engine invocation, read from the protocol's arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The board; the engine plays orange.
+    pub board: Board,
+    /// Search depth in plies, `1..=MAX_LEVEL`.
+    pub level: u32,
+    /// Whether to report each root column's value.
+    pub debug: bool,
+    /// Whether `-perfect` was given (play by exact solution instead of the
+    /// classic search).
+    pub perfect: bool,
+}
+
+impl Request {
+    /// Reads the protocol's arguments: cell tokens in any order, `-debug`,
+    /// `-perfect` and `-level N` anywhere (the last `-level` counts).
+    ///
+    /// Unlike the original, which ignores what it does not know, every other
+    /// token is an error, as is a `-level` without a value from 1 to
+    /// [`MAX_LEVEL`]; the error names the offending token.
+    ///
+    /// ```
+    /// use score4::classic::Request;
+    /// let r = Request::parse(["o53", "-level", "3", "y43", "-debug"]).unwrap();
+    /// assert_eq!((r.level, r.debug, r.perfect), (3, true, false));
+    /// assert!(Request::parse(["o53", "-level"]).is_err());
+    /// ```
+    pub fn parse<I, S>(args: I) -> Result<Self, ParseError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut level = DEFAULT_LEVEL;
+        let (mut debug, mut perfect) = (false, false);
+        let mut cells: Vec<S> = Vec::new();
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            match arg.as_ref() {
+                "-debug" => debug = true,
+                "-perfect" => perfect = true,
+                "-level" => {
+                    let value = args
+                        .next()
+                        .ok_or_else(|| ParseError::BadLevel("-level".to_string()))?;
+                    level = parse_level(value.as_ref())?;
+                }
+                _ => cells.push(arg),
+            }
+        }
+        let board = Board::from_cells(cells)?;
+        Ok(Request {
+            board,
+            level,
+            debug,
+            perfect,
+        })
+    }
+}
+
+/// A level is one or more decimal digits naming a depth in `1..=MAX_LEVEL`.
+fn parse_level(token: &str) -> Result<u32, ParseError> {
+    let bad = || ParseError::BadLevel(token.to_string());
+    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match token.parse::<u32>() {
+        Ok(level) if (1..=MAX_LEVEL).contains(&level) => Ok(level),
+        _ => Err(bad()),
+    }
+}
+
+/// How an engine invocation ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Yellow already has four in a row (checked before orange).
+    YouWin,
+    /// Orange already has four in a row.
+    IWin,
+    /// The engine plays `column`; `wins` if that completes four for orange.
+    Move {
+        /// The column played, 0..6.
+        column: usize,
+        /// Whether the move completes four orange discs in a row.
+        wins: bool,
+    },
+    /// Every column is full.
+    NoMove,
+}
+
+/// The engine's answer; its [`Display`](fmt::Display) is the original's
+/// exact stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The level searched, printed on the debug lines.
+    pub level: u32,
+    /// The exact value of each root column that was fully searched, filled
+    /// only for a debug request: the original prints one line per entry.
+    pub columns: [Option<i32>; 7],
+    /// What to print after the debug lines.
+    pub outcome: Outcome,
+}
+
+impl Answer {
+    /// The original's exit status: 255 when the game is over on the board
+    /// or with the engine's move, or when no move is possible; else 0.
+    pub fn exit_status(&self) -> u8 {
+        match self.outcome {
+            Outcome::Move { wins: false, .. } => 0,
+            _ => 255,
+        }
+    }
+}
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (column, value) in self.columns.iter().enumerate() {
+            if let Some(score) = value {
+                writeln!(
+                    f,
+                    "Depth {}, placing on {column}, score:{score}",
+                    self.level
+                )?;
+            }
+        }
+        match self.outcome {
+            Outcome::YouWin => f.write_str("You win\n\n"),
+            Outcome::IWin => f.write_str("I win\n\n"),
+            Outcome::Move { column, wins } => {
+                writeln!(f, "{column}")?;
+                if wins {
+                    f.write_str("I win\n\n")?;
+                }
+                Ok(())
+            }
+            Outcome::NoMove => f.write_str("No move possible\n"),
+        }
+    }
+}
+
+/// Answers a request with a search sized for its level.
+///
+/// ```
+/// use score4::classic::{answer, Outcome, Request};
+/// // Orange holds the bottom row's columns 1..3: columns 0 and 4 both win,
+/// // and the original takes the leftmost.
+/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41"]).unwrap();
+/// let a = answer(&r);
+/// assert_eq!(a.outcome, Outcome::Move { column: 0, wins: true });
+/// assert_eq!(a.to_string(), "0\nI win\n\n");
+/// assert_eq!(a.exit_status(), 255);
+/// ```
+pub fn answer(request: &Request) -> Answer {
+    Search::for_level(request.level).answer(&request.board, request.level, request.debug)
+}
+
+/// Whether a stored value is exact or only bounds the node's value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// A transposition table: one slot per hashed (position, depth), the newest
+/// result replacing the old. Allocated zeroed, so the operating system
+/// hands out its pages only as the search touches them.
+#[derive(Clone, Debug)]
+struct Table {
+    /// `[tag, data]`: the tag is the position key with the depth above it
+    /// (never zero, as depth >= 1); the data packs value, bound and best
+    /// column.
+    slots: Vec<[u64; 2]>,
+    shift: u32,
+}
+
+impl Table {
+    fn with_bits(bits: u32) -> Self {
+        Table {
+            slots: vec![[0; 2]; 1 << bits],
+            shift: 64 - bits,
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, tag: u64) -> usize {
+        (tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline(always)]
+    fn get(&self, tag: u64) -> Option<(i32, Bound, usize)> {
+        let [stored, data] = self.slots[self.slot(tag)];
+        if stored != tag {
+            return None;
+        }
+        let bound = match (data >> 32) & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some((data as u32 as i32, bound, (data >> 36) as usize & 7))
+    }
+
+    #[inline(always)]
+    fn put(&mut self, tag: u64, value: i32, bound: Bound, column: usize) {
+        let i = self.slot(tag);
+        self.slots[i] = [
+            tag,
+            (value as u32 as u64) | ((bound as u64) << 32) | ((column as u64) << 36),
+        ];
+    }
+}
+
+/// The search state: a transposition table and a node counter, reusable
+/// across requests.
+#[derive(Clone, Debug)]
+pub struct Search {
+    table: Table,
+    nodes: u64,
+}
+
+impl Search {
+    /// A search whose table suits `level`: shallow searches visit few
+    /// positions, so a small table keeps process start-up cheap.
+    pub fn for_level(level: u32) -> Self {
+        Search {
+            table: Table::with_bits(
+                level
+                    .saturating_add(6)
+                    .clamp(MIN_TABLE_BITS, MAX_TABLE_BITS),
+            ),
+            nodes: 0,
+        }
+    }
+
+    /// Nodes visited so far (positions searched with one or more plies left).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Answers for `board` at `level`, with every root column's value when
+    /// `debug` is set. The protocol only asks for levels 1..=[`MAX_LEVEL`];
+    /// level 0 behaves as the original's (one ply, printed as depth 0), and
+    /// levels beyond [`MAX_DEPTH`] are searched as that depth.
+    pub fn answer(&mut self, board: &Board, level: u32, debug: bool) -> Answer {
+        let level = level.min(MAX_DEPTH);
+        let (orange, yellow) = (board.orange().0, board.yellow().0);
+        let mut answer = Answer {
+            level,
+            columns: [None; 7],
+            outcome: Outcome::NoMove,
+        };
+        if G::has_four(Bitboard(yellow)) {
+            answer.outcome = Outcome::YouWin;
+            return answer;
+        }
+        if G::has_four(Bitboard(orange)) {
+            answer.outcome = Outcome::IWin;
+            return answer;
+        }
+        let mask = orange | yellow;
+        let playable = (mask + BOTTOM) & BOARD;
+        if playable == 0 {
+            return answer;
+        }
+        let wins = G::winning_cells(Bitboard(orange)).0 & playable;
+        // The original stops at the first winning column, so only the
+        // columns to its left are fully searched.
+        let first_win = (0..7).find(|&c| wins & G::column(c).0 != 0);
+        if let Some(column) = first_win {
+            answer.outcome = Outcome::Move { column, wins: true };
+        }
+        if debug {
+            let mut best: Option<(i32, usize)> = None;
+            for column in 0..first_win.unwrap_or(7) {
+                let cell = playable & G::column(column).0;
+                if cell == 0 {
+                    continue;
+                }
+                let value = self.root_value(orange, mask, cell, level, -INF, INF);
+                answer.columns[column] = Some(value);
+                if best.is_none_or(|(b, _)| value >= b) {
+                    best = Some((value, column));
+                }
+            }
+            if let (None, Some((_, column))) = (first_win, best) {
+                answer.outcome = Outcome::Move {
+                    column,
+                    wins: false,
+                };
+            }
+        } else if first_win.is_none() {
+            let column = self.best_column(orange, mask, playable, level);
+            answer.outcome = Outcome::Move {
+                column,
+                wins: false,
+            };
+        }
+        answer
+    }
+
+    /// The rightmost column of highest value, orange to move with no
+    /// immediate win. Columns are tried centre first; each later one is
+    /// only tested against the best so far with a window that already
+    /// applies the rightmost-wins rule, so most need no exact value.
+    fn best_column(&mut self, orange: u64, mask: u64, playable: u64, level: u32) -> usize {
+        let mut best: Option<(i32, usize)> = None;
+        for column in CENTRE_FIRST {
+            let cell = playable & G::column(column).0;
+            if cell == 0 {
+                continue;
+            }
+            match best {
+                None => {
+                    let value = self.root_value(orange, mask, cell, level, -INF, INF);
+                    best = Some((value, column));
+                }
+                Some((b, m)) => {
+                    // Right of the best, a tie takes over; left of it, only
+                    // a strictly higher value does.
+                    let alpha = if column > m { b - 1 } else { b };
+                    let value = self.root_value(orange, mask, cell, level, alpha, INF);
+                    if value > alpha {
+                        best = Some((value, column));
+                    }
+                }
+            }
+        }
+        best.map_or(0, |(_, column)| column)
+    }
+
+    /// The value for orange of dropping on `cell` at the root, within
+    /// `(alpha, beta)` (fail-soft: exact inside the window).
+    fn root_value(
+        &mut self,
+        orange: u64,
+        mask: u64,
+        cell: u64,
+        level: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let yellow = orange ^ mask;
+        if level <= 1 {
+            return static_value(orange | cell, yellow);
+        }
+        let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
+        -self.negamax(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
+    }
+
+    /// The value of the node with `cur` (the mover's discs) and `mask` (all
+    /// discs) at `depth` remaining, fail-soft within `(alpha, beta)`.
+    /// `cur_wins` are the cells that would complete four for the mover: the
+    /// parent computed them as its opponent's threats, and the mover's discs
+    /// have not changed since.
+    fn negamax(
+        &mut self,
+        cur: u64,
+        cur_wins: u64,
+        mask: u64,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let playable = (mask + BOTTOM) & BOARD;
+        if playable == 0 {
+            return -NO_MOVE;
+        }
+        if cur_wins & playable != 0 {
+            return WIN + depth as i32 + 1;
+        }
+        let opp = cur ^ mask;
+        let tag = (cur + mask) | ((depth as u64) << DEPTH_SHIFT);
+        if depth == 1 {
+            // A leaf's children are scored in full unless one reaches
+            // `beta`, so its value is exact or a lower bound.
+            if let Some((value, bound, _)) = self.table.get(tag) {
+                if bound == Bound::Exact || value >= beta {
+                    return value;
+                }
+            }
+            let value = leaf_value(cur, opp, playable, beta);
+            let bound = if value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.put(tag, value, bound, 0);
+            return value;
+        }
+        let opp_wins = G::winning_cells(Bitboard(opp)).0;
+
+        let mut hint = usize::MAX;
+        if let Some((value, bound, column)) = self.table.get(tag) {
+            match bound {
+                Bound::Exact => return value,
+                Bound::Lower if value >= beta => return value,
+                Bound::Upper if value <= alpha => return value,
+                Bound::Lower => alpha = alpha.max(value),
+                Bound::Upper => beta = beta.min(value),
+            }
+            hint = column;
+        }
+        let original_alpha = alpha;
+
+        let mut best = -INF;
+        let mut best_column = hint;
+        let threats = opp_wins & playable;
+        let candidates = if threats != 0 {
+            // Any move that leaves an opponent's winning cell open lets it
+            // win at once: worth exactly the shifted loss, no search needed.
+            if playable & !threats != 0 {
+                best = -(WIN + depth as i32);
+                best_column = G::column_of(Bitboard(playable & !threats));
+            }
+            threats
+        } else {
+            playable
+        };
+        alpha = alpha.max(best);
+        if best < beta {
+            let mut order = [0usize; 8];
+            let mut n = 0;
+            if hint < 7 && candidates & G::column(hint).0 != 0 {
+                order[0] = hint;
+                n = 1;
+            }
+            for column in CENTRE_FIRST {
+                if column != hint && candidates & G::column(column).0 != 0 {
+                    order[n] = column;
+                    n += 1;
+                }
+            }
+            for &column in &order[..n] {
+                let cell = candidates & G::column(column).0;
+                let value = -self.negamax(opp, opp_wins, mask | cell, depth - 1, -beta, -alpha);
+                if value > best {
+                    best = value;
+                    best_column = column;
+                    if value > alpha {
+                        alpha = value;
+                        if value >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        let bound = if best <= original_alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.put(tag, best, bound, best_column & 7);
+        best
+    }
+}
+
+/// The original's static score of a board without four in a row, from the
+/// point of view of the side owning `mine`.
+#[inline(always)]
+fn static_value(mine: u64, theirs: u64) -> i32 {
+    crate::heuristic::evaluate(Bitboard(mine), Bitboard(theirs))
+}
+
+/// A node with one ply left and no immediate win: the best static score
+/// among its children, stopping at the first that reaches `beta`. The
+/// material is shared by all children, so only the moved disc's weight and
+/// the open threes are computed per child (most such nodes stop after one
+/// or two children, so sharing more work up front does not pay).
+#[inline(always)]
+fn leaf_value(cur: u64, opp: u64, playable: u64, beta: i32) -> i32 {
+    let base = material(Bitboard(cur)) - material(Bitboard(opp));
+    let empty = BOARD & !(cur | opp);
+    let mut best = -INF;
+    for column in CENTRE_FIRST {
+        let cell = playable & G::column(column).0;
+        if cell == 0 {
+            continue;
+        }
+        let rest = Bitboard(empty & !cell);
+        let value = base
+            + cell_weight(Bitboard(cell))
+            + 2 * (open_threes(Bitboard(cur | cell), rest) as i32
+                - open_threes(Bitboard(opp), rest) as i32);
+        if value > best {
+            best = value;
+            if value >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Request, ParseError> {
+        Request::parse(args.iter())
+    }
+
+    #[test]
+    fn flags_go_anywhere_and_the_last_level_counts() {
+        let r = parse(&["-level", "3", "o53", "-debug", "y43", "-level", "12"]).unwrap();
+        assert_eq!(r.level, 12);
+        assert!(r.debug && !r.perfect);
+        assert_eq!(r.board, Board::from_cells(["y43", "o53"]).unwrap());
+        let r = parse(&[]).unwrap();
+        assert_eq!((r.level, r.debug), (DEFAULT_LEVEL, false));
+        assert_eq!(r.board, Board::default());
+        assert!(parse(&["-perfect", "o53"]).unwrap().perfect);
+        assert_eq!(parse(&["-level", "099"]).unwrap().level, 99);
+    }
+
+    #[test]
+    fn bad_tokens_are_named() {
+        let bad = |args: &[&str]| parse(args).unwrap_err();
+        assert_eq!(
+            bad(&["o53", "-level"]),
+            ParseError::BadLevel("-level".into())
+        );
+        for level in ["0", "100", "abc", "", "-3", "+3", "7x", "99999999999"] {
+            assert_eq!(
+                bad(&["-level", level, "o53"]),
+                ParseError::BadLevel(level.into())
+            );
+        }
+        assert_eq!(bad(&["-Debug"]), ParseError::UnknownToken("-Debug".into()));
+        assert_eq!(bad(&["o53", "x"]), ParseError::UnknownToken("x".into()));
+        assert_eq!(bad(&["o73"]), ParseError::CellOutOfRange("o73".into()));
+        assert_eq!(bad(&["o43"]), ParseError::FloatingDisc("o43".into()));
+        assert_eq!(
+            bad(&["o53", "y53"]),
+            ParseError::DuplicateCell("y53".into())
+        );
+    }
+
+    #[test]
+    fn answers_print_as_the_original() {
+        let mut a = Answer {
+            level: 7,
+            columns: [None; 7],
+            outcome: Outcome::Move {
+                column: 4,
+                wins: false,
+            },
+        };
+        assert_eq!(a.to_string(), "4\n");
+        assert_eq!(a.exit_status(), 0);
+        a.columns[0] = Some(-1_000_007);
+        a.columns[2] = Some(13);
+        a.outcome = Outcome::Move {
+            column: 2,
+            wins: true,
+        };
+        assert_eq!(
+            a.to_string(),
+            "Depth 7, placing on 0, score:-1000007\nDepth 7, placing on 2, score:13\n2\nI win\n\n"
+        );
+        assert_eq!(a.exit_status(), 255);
+        a.columns = [None; 7];
+        for (outcome, text) in [
+            (Outcome::YouWin, "You win\n\n"),
+            (Outcome::IWin, "I win\n\n"),
+            (Outcome::NoMove, "No move possible\n"),
+        ] {
+            a.outcome = outcome;
+            assert_eq!((a.to_string().as_str(), a.exit_status()), (text, 255));
+        }
+    }
+
+    #[test]
+    fn the_table_keeps_depths_apart() {
+        let mut t = Table::with_bits(10);
+        let key = 0b1011u64;
+        t.put(key | (3 << DEPTH_SHIFT), -1_000_005, Bound::Lower, 6);
+        assert!(t.get(key | (4 << DEPTH_SHIFT)).is_none());
+        let (v, b, c) = t.get(key | (3 << DEPTH_SHIFT)).unwrap();
+        assert_eq!((v, b == Bound::Lower, c), (-1_000_005, true, 6));
+    }
+}

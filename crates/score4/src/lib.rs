@@ -5,6 +5,8 @@
 //! - [`bitboard`]: the bit layout every other module derives its masks from.
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
+//! - [`heuristic`]: the classic engine's static evaluation on bitboards.
+//! - [`classic`]: the classic engine's protocol request, search and answer.
 //! - [`error`]: what can be wrong with user input.
 //! - [`fixture`] and [`bench`]: labelled position sets and timing them.
 //!
@@ -20,6 +22,7 @@ pub mod board;
 pub mod classic;
 pub mod error;
 pub mod fixture;
+pub mod heuristic;
 pub mod position;
 
 pub use bitboard::{Bitboard, Geometry};

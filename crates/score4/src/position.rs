@@ -242,7 +242,7 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// Discs of the player who moved first on a board reached by
     /// alternating moves.
     pub fn first_player(&self) -> Bitboard {
-        if self.moves % 2 == 0 {
+        if self.moves.is_multiple_of(2) {
             self.current
         } else {
             self.opponent()

@@ -1,0 +1,291 @@
+//! The `score4` binary against the recorded answers of the original and
+//! against the reference model, through its stdout and exit status.
+
+#[path = "../../score4/tests/support/mod.rs"]
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use support::{random_grid, tokens, Oracle, Rng};
+
+const BIN: &str = env!("CARGO_BIN_EXE_score4");
+
+fn run(bin: &Path, args: &[String]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn fixture_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/score4-protocol-sample.jsonl")
+}
+
+/// One recorded case: arguments, exit status, stdout.
+struct Case {
+    args: Vec<String>,
+    exit: i32,
+    stdout: String,
+}
+
+/// Reads the fixture's fixed shape, `{"args": [...], "exit": N, "stdout": "..."}`,
+/// with a parser just big enough for it: strings (with JSON escapes), an
+/// array of strings and one integer.
+struct Json<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Json<'a> {
+    fn skip_ws(&mut self) {
+        self.rest = self.rest.trim_start();
+    }
+
+    fn eat(&mut self, token: &str) {
+        self.skip_ws();
+        self.rest = self
+            .rest
+            .strip_prefix(token)
+            .unwrap_or_else(|| panic!("expected {token:?} at {:?}", self.rest));
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.skip_ws();
+        self.rest.chars().next()
+    }
+
+    fn string(&mut self) -> String {
+        self.eat("\"");
+        let mut out = String::new();
+        let mut chars = self.rest.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => {
+                    self.rest = &self.rest[i + 1..];
+                    return out;
+                }
+                '\\' => {
+                    let (_, e) = chars.next().expect("escape");
+                    match e {
+                        'n' => out.push('\n'),
+                        't' => out.push('\t'),
+                        'r' => out.push('\r'),
+                        '"' | '\\' | '/' => out.push(e),
+                        'u' => {
+                            let hex: String =
+                                (0..4).map(|_| chars.next().expect("hex").1).collect();
+                            let code = u32::from_str_radix(&hex, 16).expect("hex digits");
+                            out.push(char::from_u32(code).expect("plain character"));
+                        }
+                        other => panic!("unexpected escape \\{other}"),
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        panic!("unterminated string");
+    }
+
+    fn integer(&mut self) -> i32 {
+        self.skip_ws();
+        let end = self
+            .rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .unwrap_or(self.rest.len());
+        let (digits, rest) = self.rest.split_at(end);
+        self.rest = rest;
+        digits.parse().expect("an integer")
+    }
+
+    fn case(line: &str) -> Case {
+        let mut p = Json { rest: line };
+        let (mut args, mut exit, mut stdout) = (None, None, None);
+        p.eat("{");
+        loop {
+            let key = p.string();
+            p.eat(":");
+            match key.as_str() {
+                "args" => {
+                    let mut list = Vec::new();
+                    p.eat("[");
+                    while p.peek() != Some(']') {
+                        list.push(p.string());
+                        if p.peek() == Some(',') {
+                            p.eat(",");
+                        }
+                    }
+                    p.eat("]");
+                    args = Some(list);
+                }
+                "exit" => exit = Some(p.integer()),
+                "stdout" => stdout = Some(p.string()),
+                other => panic!("unexpected key {other}"),
+            }
+            if p.peek() == Some(',') {
+                p.eat(",");
+            } else {
+                p.eat("}");
+                break;
+            }
+        }
+        Case {
+            args: args.expect("args"),
+            exit: exit.expect("exit"),
+            stdout: stdout.expect("stdout"),
+        }
+    }
+}
+
+#[test]
+fn every_recorded_answer_is_reproduced() {
+    let text = std::fs::read_to_string(fixture_path()).expect("fixture file");
+    let cases: Vec<Case> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(Json::case)
+        .collect();
+    assert_eq!(cases.len(), 40);
+    for case in &cases {
+        let out = run(Path::new(BIN), &case.args);
+        assert_eq!(
+            (
+                String::from_utf8_lossy(&out.stdout).as_ref(),
+                out.status.code()
+            ),
+            (case.stdout.as_str(), Some(case.exit)),
+            "args {:?}",
+            case.args
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "the original writes nothing to stderr"
+        );
+    }
+}
+
+#[test]
+fn random_boards_match_the_model_through_stdout() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(11);
+    for i in 0..300 {
+        let level = 1 + (i % 6) as u32;
+        let debug = i % 2 == 0;
+        let discs = rng.below(43) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        let mut args = tokens(&g, &mut rng);
+        // Flags at a random place among the cells.
+        if debug {
+            let at = rng.below(args.len() as u64 + 1) as usize;
+            args.insert(at, "-debug".into());
+        }
+        let at = rng.below(args.len() as u64 + 1) as usize;
+        args.insert(at, level.to_string());
+        args.insert(at, "-level".into());
+        let (expected, status) = oracle.run(&g, level, debug);
+        let out = run(Path::new(BIN), &args);
+        assert_eq!(
+            (
+                String::from_utf8_lossy(&out.stdout).as_ref(),
+                out.status.code()
+            ),
+            (expected.as_str(), Some(status as i32)),
+            "args {args:?}"
+        );
+    }
+}
+
+/// A copy of the binary named as a driver expects it, in a directory of
+/// its own (tests run in parallel and each removes its copy).
+fn engine_exe() -> (PathBuf, PathBuf) {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("score4-protocol-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let exe = dir.join("engine.exe");
+    std::fs::copy(BIN, &exe).expect("copy the binary");
+    (dir, exe)
+}
+
+#[test]
+fn under_another_name_it_speaks_the_engine_protocol() {
+    let (dir, exe) = engine_exe();
+    let oracle = Oracle::new();
+    let empty = [[0i8; 7]; 6];
+    let (expected, status) = oracle.run(&empty, 7, false);
+    let out = run(&exe, &[]);
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            out.status.code()
+        ),
+        (expected.as_str(), Some(status as i32)),
+        "zero arguments mean the empty board"
+    );
+    let args: Vec<String> = ["o53", "y43", "-debug"].map(String::from).to_vec();
+    let mut g = empty;
+    g[5][3] = 1;
+    g[4][3] = -1;
+    let out = run(&exe, &args);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        oracle.run(&g, 7, true).0
+    );
+    // The real name with the explicit subcommand and with a flag first.
+    let out = run(
+        Path::new(BIN),
+        &["engine".into(), "o53".into(), "y43".into()],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        oracle.run(&g, 7, false).0
+    );
+    let out = run(
+        Path::new(BIN),
+        &["-level".into(), "2".into(), "o53".into(), "y43".into()],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        oracle.run(&g, 2, false).0
+    );
+    std::fs::remove_dir_all(dir).expect("clean up");
+}
+
+#[test]
+fn malformed_input_is_rejected_naming_the_token() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["o53", "y33"], "y33"),
+        (&["o43"], "o43"),
+        (&["o53", "o53"], "o53"),
+        (&["o53", "y53"], "y53"),
+        (&["o63"], "o63"),
+        (&["o93"], "o93"),
+        (&["o57"], "o57"),
+        (&["o53", "hello"], "hello"),
+        (&["-verbose", "o53"], "-verbose"),
+        (&["x53"], "x53"),
+        (&["o5"], "o5"),
+        (&["o53", "-level"], "-level"),
+        (&["-level", "seven", "o53"], "seven"),
+        (&["-level", "0"], "'0'"),
+        (&["-level", "100"], "100"),
+        (&["-level", "-1"], "-1"),
+        (&["o53", "-level", "5", "-level"], "-level"),
+    ];
+    for &(args, token) in cases {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let subcommand: Vec<String> = std::iter::once("engine".to_string())
+            .chain(args.iter().cloned())
+            .collect();
+        let (dir, exe) = engine_exe();
+        for (bin, args) in [(Path::new(BIN), &subcommand), (exe.as_path(), &args)] {
+            let out = run(bin, args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "args {args:?}");
+            assert!(out.stdout.is_empty(), "args {args:?}");
+            assert_eq!(stderr.lines().count(), 1, "args {args:?}: {stderr}");
+            assert!(stderr.contains(token), "args {args:?}: {stderr}");
+        }
+        std::fs::remove_dir_all(dir).expect("clean up");
+    }
+}
