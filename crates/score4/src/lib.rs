@@ -6,6 +6,7 @@
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
 //! - [`error`]: what can be wrong with user input.
+//! - [`solver`]: the perfect solver, over the transposition table in [`table`].
 //!
 //! ```
 //! use score4::Position;
@@ -18,8 +19,11 @@ pub mod board;
 pub mod classic;
 pub mod error;
 pub mod position;
+pub mod solver;
+pub mod table;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};
 pub use error::ParseError;
 pub use position::Position;
+pub use solver::{SolveError, Solver, DEFAULT_TABLE_MB};

@@ -1,0 +1,456 @@
+//! The perfect solver: the exact game value of any position.
+//!
+//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! the side to move wins, larger for a faster win. The search is negamax with
+//! alpha-beta pruning, driven by null-window probes that bisect the possible
+//! score range, over a transposition table of proven bounds. Losing moves are
+//! never searched, moves are tried centre-first and most-threatening-first,
+//! and a position and its mirror image share table entries.
+//!
+//! ```
+//! use score4::{Position, Solver};
+//! let mut solver = Solver::<7, 6>::with_table_mb(16);
+//! // The side to move completes three in a row on the bottom and wins at once.
+//! let p: Position = "445566".parse().unwrap();
+//! assert_eq!(solver.solve(&p), 18);
+//! assert_eq!(solver.solve_weak(&p), 1);
+//! assert_eq!(solver.best_move(&p), Some(2));
+//! let scores = solver.analyze(&p);
+//! assert_eq!(scores[2], Some(18));
+//! assert_eq!(scores[6], Some(18));
+//! ```
+
+use thiserror::Error;
+
+use crate::bitboard::{Bitboard, Geometry};
+use crate::position::Position;
+use crate::table::Table;
+
+/// Table size of [`Solver::new`], in mebibytes.
+///
+/// Solving the empty 7x6 board from scratch visits hundreds of millions of
+/// positions; a 1 GiB table (2^27 entries of 8 bytes) keeps most of the
+/// proven bounds that matter, as the reference solver c4 does with the same
+/// size. The memory is requested zeroed, so a solver that only ever sees
+/// late positions touches a small part of it.
+pub const DEFAULT_TABLE_MB: usize = 1024;
+
+/// Below this many moves played, child positions are looked up in the table
+/// before any is searched (enhanced transposition cut-off): near the root a
+/// cut saves a large subtree, deeper down the look-ups cost more than they save.
+const ETC_MAX_MOVES: u32 = 24;
+
+/// Why a position cannot be solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// Someone already has four in a row, or the board is full.
+    #[error("the game is already over")]
+    GameOver,
+}
+
+/// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
+///
+/// The solver keeps its transposition table between calls: proven bounds
+/// stay true for every later position, so solving related positions (the
+/// moves of one game, the children in [`analyze`](Self::analyze)) gets
+/// cheaper. [`clear_table`](Self::clear_table) forgets them, for measuring
+/// one position on its own.
+pub struct Solver<const W: usize = 7, const H: usize = 6> {
+    table: Table,
+    nodes: u64,
+}
+
+impl<const W: usize, const H: usize> Default for Solver<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    const CELLS: i32 = (W * H) as i32;
+
+    /// Columns from the centre outwards, where lines are most numerous.
+    const ORDER: [usize; W] = {
+        let mut order = [0; W];
+        let mut i = 0;
+        while i < W {
+            // W/2, then alternately one left and one right of it.
+            order[i] = if i % 2 == 1 {
+                W / 2 - i.div_ceil(2)
+            } else {
+                W / 2 + i / 2
+            };
+            i += 1;
+        }
+        order
+    };
+
+    /// A solver with a table of [`DEFAULT_TABLE_MB`] mebibytes.
+    pub fn new() -> Self {
+        Self::with_table_mb(DEFAULT_TABLE_MB)
+    }
+
+    /// A solver whose table takes about `mb` mebibytes (rounded down to a
+    /// power of two, at least 8).
+    pub fn with_table_mb(mb: usize) -> Self {
+        Solver {
+            table: Table::with_mb(mb),
+            nodes: 0,
+        }
+    }
+
+    /// The table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Positions searched since the solver was made or
+    /// [`reset_nodes`](Self::reset_nodes) was last called.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Sets the node count back to zero.
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// Forgets every stored bound.
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+    }
+
+    /// The score a win scores for the side to move when it wins with the
+    /// move after `moves` moves played: one point per disc it has left.
+    #[inline(always)]
+    fn win_score(moves: i32) -> i32 {
+        (Self::CELLS + 1 - moves) / 2
+    }
+
+    /// The score of a finished game from the side to move, or `None` if
+    /// the game goes on.
+    fn finished_score(p: &Position<W, H>) -> Option<i32> {
+        let n = p.moves_played() as i32;
+        if p.opponent_has_won() {
+            // The winning move was the n-th, played after n - 1 moves.
+            Some(-Self::win_score(n - 1))
+        } else if Geometry::<W, H>::has_four(p.current()) {
+            // Not reachable by play, but a board built from two bitboards can be.
+            Some(Self::win_score(n - 1))
+        } else if p.is_full() {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The exact score of `p` for the side to move.
+    ///
+    /// With `n` moves played, a win by the side to move with the move after
+    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
+    /// opponent's win, and a draw 0: both sides win as fast and lose as
+    /// slowly as they can.
+    ///
+    /// A finished game is not an error here: a full board scores 0, and a
+    /// position whose last move made four scores that win, negated, from
+    /// the side to move. [`try_solve`](Self::try_solve) rejects those
+    /// instead.
+    pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score;
+        }
+        let n = p.moves_played() as i32;
+        if p.can_win_next() {
+            return Self::win_score(n);
+        }
+        // The opponent wins at best with its next move, the side to move at
+        // best with the move after that.
+        let mut min = -Self::win_score(n + 1);
+        let mut max = Self::win_score(n + 2);
+        while min < max {
+            // Bisect, but probe nearer zero first: most positions score
+            // close to it, and probes with small scores are the cheapest.
+            let mut probe = min + (max - min) / 2;
+            if probe <= 0 && min / 2 < probe {
+                probe = min / 2;
+            } else if probe >= 0 && max / 2 > probe {
+                probe = max / 2;
+            }
+            let r = self.negamax(p, probe, probe + 1);
+            if r <= probe {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// Like [`solve`](Self::solve), but a finished game is an error.
+    pub fn try_solve(&mut self, p: &Position<W, H>) -> Result<i32, SolveError> {
+        if p.is_game_over() {
+            return Err(SolveError::GameOver);
+        }
+        Ok(self.solve(p))
+    }
+
+    /// Only who wins: 1 if the side to move wins, 0 for a draw, -1 if it
+    /// loses. Much cheaper than [`solve`](Self::solve). A finished game
+    /// gets the sign of its [`solve`](Self::solve) score.
+    pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score.signum();
+        }
+        if p.can_win_next() {
+            return 1;
+        }
+        self.negamax(p, -1, 1).signum()
+    }
+
+    /// The score of every move for the side to move (the score of the
+    /// position after it, negated), `None` for a full column. A move that
+    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// finished game has no moves: every entry is `None`.
+    pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        let mut scores = [None; W];
+        if p.is_game_over() {
+            return scores;
+        }
+        let n = p.moves_played() as i32;
+        for (col, score) in scores.iter_mut().enumerate() {
+            if p.can_play(col) {
+                *score = Some(if p.is_winning_move(col) {
+                    Self::win_score(n)
+                } else {
+                    -self.solve(&p.after(col))
+                });
+            }
+        }
+        scores
+    }
+
+    /// A best move (0-based column): the fastest win, else a draw, else
+    /// the slowest loss; among equals, the one nearest the centre. `None`
+    /// if the game is over.
+    pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        let scores = self.analyze(p);
+        let mut best: Option<(i32, usize)> = None;
+        for &col in &Self::ORDER {
+            if let Some(s) = scores[col] {
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, col));
+                }
+            }
+        }
+        best.map(|(_, col)| col)
+    }
+
+    /// The table key of `p`, shared with its mirror image, and whether the
+    /// key is the mirror's (so moves stored under it are mirrored).
+    #[inline(always)]
+    fn key(p: &Position<W, H>) -> (u64, bool) {
+        let key = p.key();
+        let mirrored = p.mirror_key();
+        if mirrored < key {
+            (mirrored, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// The score of `p` within `alpha..beta`, fail-soft: a result `r <=
+    /// alpha` means the score is at most `r`, `r >= beta` that it is at
+    /// least `r`, anything between is exact.
+    ///
+    /// The side to move must not be able to win at once, and the game must
+    /// not be over; every caller checks that, and every move searched keeps
+    /// it true for the child.
+    fn negamax(&mut self, p: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!p.can_win_next() && !p.is_game_over());
+        self.nodes += 1;
+        let n = p.moves_played() as i32;
+
+        let candidates = p.non_losing_moves();
+        if candidates.is_empty() {
+            // Whatever we play, the opponent wins with its next move.
+            return -Self::win_score(n + 1);
+        }
+        if n >= Self::CELLS - 2 {
+            // Neither of the last two moves can win.
+            return 0;
+        }
+        // The opponent cannot win with its next move, and neither can we.
+        let min = -Self::win_score(n + 2);
+        let max = Self::win_score(n + 2);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let (key, mirrored) = Self::key(p);
+        let unmirror = |col: usize| if mirrored { W - 1 - col } else { col };
+        let mut hint = None;
+        if let Some(known) = self.table.get(key) {
+            if known.lower > alpha {
+                alpha = known.lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if known.upper < beta {
+                beta = known.upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            hint = known.best.map(unmirror);
+        }
+
+        let moves = Self::ordered_moves(p, candidates, hint);
+
+        if (n as u32) < ETC_MAX_MOVES {
+            for &(cell, _) in moves.iter() {
+                if cell.is_empty() {
+                    break;
+                }
+                let mut child = *p;
+                child.play_cell(cell);
+                if let Some(known) = self.table.get(Self::key(&child).0) {
+                    let at_least = -known.upper;
+                    if at_least >= beta {
+                        let col = Geometry::<W, H>::column_of(cell);
+                        self.table.put(key, at_least, max, Some(unmirror(col)));
+                        return at_least;
+                    }
+                }
+            }
+        }
+
+        let alpha_in = alpha;
+        let mut best = i32::MIN;
+        let mut best_col = 0;
+        for &(cell, _) in moves.iter() {
+            if cell.is_empty() {
+                break;
+            }
+            let mut child = *p;
+            child.play_cell(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            let col = Geometry::<W, H>::column_of(cell);
+            if score >= beta {
+                self.table.put(key, score, max, Some(unmirror(col)));
+                return score;
+            }
+            if score > best {
+                best = score;
+                best_col = col;
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+        }
+        if best > alpha_in {
+            self.table.put(key, best, best, Some(unmirror(best_col)));
+        } else {
+            self.table.put(key, min, best, Some(unmirror(best_col)));
+        }
+        best
+    }
+
+    /// The candidate cells in the order to search them: the table's best
+    /// move, then the others by how many winning cells they create, ties
+    /// broken centre first. Unused slots at the end are empty cells.
+    #[inline(always)]
+    fn ordered_moves(
+        p: &Position<W, H>,
+        candidates: Bitboard,
+        hint: Option<usize>,
+    ) -> [(Bitboard, u32); W] {
+        let mut moves = [(Bitboard::EMPTY, 0u32); W];
+        let mut len = 0;
+        for &col in &Self::ORDER {
+            let cell = candidates & Geometry::<W, H>::column(col);
+            if cell.is_empty() {
+                continue;
+            }
+            let rank = if hint == Some(col) {
+                u32::MAX
+            } else {
+                p.threats_after(cell)
+            };
+            // Insertion sort, stable so that equal ranks stay centre first.
+            let mut i = len;
+            while i > 0 && moves[i - 1].1 < rank {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (cell, rank);
+            len += 1;
+        }
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_first_order() {
+        assert_eq!(Solver::<7, 6>::ORDER, [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(Solver::<4, 4>::ORDER, [2, 1, 3, 0]);
+        assert_eq!(Solver::<1, 4>::ORDER, [0]);
+    }
+
+    #[test]
+    fn immediate_wins_and_losses() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        // The side to move wins with its 4th disc: 22 - 4.
+        let p = Position::parse("445566").unwrap();
+        assert_eq!(s.solve(&p), 18);
+        // The opponent has two threats: the side to move blocks one and loses
+        // to the opponent's 5th disc on the other.
+        let p = Position::parse("4455661").unwrap();
+        assert_eq!(s.solve(&p), -17);
+        assert_eq!(s.solve_weak(&p), -1);
+    }
+
+    #[test]
+    fn finished_games() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let won = Position::parse("1212121").unwrap();
+        // The first player won with its 4th disc.
+        assert_eq!(s.solve(&won), -18);
+        assert_eq!(s.solve_weak(&won), -1);
+        assert_eq!(s.try_solve(&won), Err(SolveError::GameOver));
+        assert_eq!(s.analyze(&won), [None; 7]);
+        assert_eq!(s.best_move(&won), None);
+        let mut tiny = Solver::<1, 2>::with_table_mb(8);
+        let full = Position::<1, 2>::parse("11").unwrap();
+        assert_eq!(tiny.solve(&full), 0);
+        assert_eq!(tiny.try_solve(&full), Err(SolveError::GameOver));
+        let open = Position::<1, 2>::parse("").unwrap();
+        assert_eq!(tiny.try_solve(&open), Ok(0));
+        assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    #[test]
+    fn nodes_count_and_reset() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let p = Position::parse("4455").unwrap();
+        s.solve_weak(&p);
+        assert!(s.nodes() > 0);
+        s.reset_nodes();
+        assert_eq!(s.nodes(), 0);
+        s.clear_table();
+    }
+}
