@@ -40,6 +40,12 @@ pub const DEFAULT_TABLE_MB: usize = 1024;
 /// cut saves a large subtree, deeper down the look-ups cost more than they save.
 const ETC_MAX_MOVES: u32 = 24;
 
+const PREFETCH: bool = true;
+
+/// How often (in positions searched) to check whether the table should
+/// move to huge pages; a power of two keeps the check to a mask.
+const HUGE_PAGES_CHECK: u64 = 1 << 16;
+
 /// Why a position cannot be solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum SolveError {
@@ -57,7 +63,10 @@ pub enum SolveError {
 /// one position on its own.
 pub struct Solver<const W: usize = 7, const H: usize = 6> {
     table: Table,
-    nodes: u64,
+    /// Positions searched over the solver's life.
+    searched: u64,
+    /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
+    searched_at_reset: u64,
 }
 
 impl<const W: usize, const H: usize> Default for Solver<W, H> {
@@ -68,6 +77,8 @@ impl<const W: usize, const H: usize> Default for Solver<W, H> {
 
 impl<const W: usize, const H: usize> Solver<W, H> {
     const CELLS: i32 = (W * H) as i32;
+    /// Width of a position key: every column's cells plus its sentinel.
+    const KEY_BITS: u32 = (W * (H + 1)) as u32;
 
     /// Columns from the centre outwards, where lines are most numerous.
     const ORDER: [usize; W] = {
@@ -94,8 +105,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// power of two, at least 8).
     pub fn with_table_mb(mb: usize) -> Self {
         Solver {
-            table: Table::with_mb(mb),
-            nodes: 0,
+            table: Table::with_mb(mb, Self::KEY_BITS),
+            searched: 0,
+            searched_at_reset: 0,
         }
     }
 
@@ -107,15 +119,15 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Positions searched since the solver was made or
     /// [`reset_nodes`](Self::reset_nodes) was last called.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.searched - self.searched_at_reset
     }
 
     /// Sets the node count back to zero.
     pub fn reset_nodes(&mut self) {
-        self.nodes = 0;
+        self.searched_at_reset = self.searched;
     }
 
-    /// Forgets every stored bound.
+    /// Forgets every stored bound (cheap: no memory is rewritten).
     pub fn clear_table(&mut self) {
         self.table.clear();
     }
@@ -268,7 +280,13 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     fn negamax(&mut self, p: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
-        self.nodes += 1;
+        self.searched += 1;
+        if self.searched.is_multiple_of(HUGE_PAGES_CHECK)
+            && self.searched >= self.table.len() as u64
+        {
+            // By now the table is filling up: see Table::use_huge_pages.
+            self.table.use_huge_pages();
+        }
         let n = p.moves_played() as i32;
 
         let candidates = p.non_losing_moves();
@@ -316,6 +334,16 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         }
 
         let moves = Self::ordered_moves(p, candidates, hint);
+        if PREFETCH {
+            for &(cell, _) in moves.iter().skip(1) {
+                if cell.is_empty() {
+                    break;
+                }
+                let mut child = *p;
+                child.play_cell(cell);
+                self.table.prefetch(Self::key(&child).0);
+            }
+        }
 
         if (n as u32) < ETC_MAX_MOVES {
             for &(cell, _) in moves.iter() {

@@ -4,23 +4,25 @@
 //! read or write can never be torn, even if several threads share the
 //! table through relaxed atomics.
 //!
-//! Keys are scrambled by multiplying with an odd constant, which is a
-//! bijection on `u64`. The top `bits` of the product pick the slot and the
-//! remaining low bits are stored as the check, so slot plus check give back
-//! the whole product and hence the whole key: two different positions can
-//! share a slot but never be mistaken for each other, on any board size.
+//! Keys of a board with `W * (H + 1)` bits per key fit in `key_bits` bits.
+//! They are scrambled by multiplying with an odd constant modulo
+//! `2^key_bits`, a bijection on those keys. The top `bits` of the product
+//! pick the slot and the remaining low bits are stored as the check, so slot
+//! plus check give back the whole product and hence the whole key: two
+//! different positions can share a slot but are never mistaken for each
+//! other, on any board size.
 //!
-//! The low [`DATA_BITS`] of an entry hold a lower bound, an upper bound and
-//! the best move found; the check takes the rest, which is why a table has
-//! at least `2^MIN_BITS` slots.
+//! An entry, from the top: a generation, the check, and [`DATA_BITS`] of
+//! data (lower bound, upper bound, best move). Clearing the table bumps the
+//! generation, which makes every older entry unreadable without touching
+//! memory; only when the generations run out is the memory replaced.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Bits of an entry that hold the bounds and the move.
 const DATA_BITS: u32 = 20;
-/// Fewest index bits: the check (64 minus the index bits) must fit in the
-/// 64 - DATA_BITS bits left beside the data.
-const MIN_BITS: u32 = DATA_BITS;
+/// Bits left for the check and the generation.
+const TAG_BITS: u32 = 64 - DATA_BITS;
 /// Most index bits a table may have (2^36 entries = 512 GiB, far beyond any machine).
 const MAX_BITS: u32 = 36;
 /// Stored bounds are offset so that every stored field is non-zero and an
@@ -44,21 +46,49 @@ pub struct Bounds {
 /// A fixed-size, always-replace table of [`Bounds`] keyed by position keys.
 pub struct Table {
     entries: Box<[AtomicU64]>,
+    /// Index bits: the table has `2^bits` entries.
     bits: u32,
+    /// Width of the keys stored.
+    key_bits: u32,
+    /// Key bits kept in each entry beside the index.
+    check_bits: u32,
+    /// The largest generation that fits beside the check.
+    last_generation: u64,
+    /// Tags written now carry this generation.
+    generation: u64,
+    /// Whether huge pages were already asked for this memory.
+    huge: bool,
 }
 
 impl Table {
-    /// A table of about `mb` mebibytes: the largest power-of-two number of
-    /// entries that fits, and never fewer than `2^20` entries (8 MiB).
+    /// A table of about `mb` mebibytes for keys below `2^key_bits`: the
+    /// largest power-of-two number of entries that fits, at least enough
+    /// for the check to fit beside the data, and never more than there are
+    /// keys.
     ///
     /// The memory comes zeroed from the allocator, so pages the search
     /// never touches cost nothing.
-    pub fn with_mb(mb: usize) -> Self {
+    pub fn with_mb(mb: usize, key_bits: u32) -> Self {
+        assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
         let entries = (mb.max(1) as u64) << 20 >> 3;
-        let bits = (63 - entries.leading_zeros()).clamp(MIN_BITS, MAX_BITS);
+        let bits = (63 - entries.leading_zeros())
+            .max(key_bits.saturating_sub(TAG_BITS))
+            .min(MAX_BITS)
+            .min(key_bits);
+        let check_bits = key_bits - bits;
+        let generation_bits = TAG_BITS - check_bits;
         Table {
             entries: zeroed(1usize << bits),
             bits,
+            key_bits,
+            check_bits,
+            last_generation: if generation_bits >= 63 {
+                u64::MAX >> 1
+            } else {
+                (1u64 << generation_bits) - 1
+            },
+            generation: 0,
+            huge: false,
         }
     }
 
@@ -67,55 +97,94 @@ impl Table {
         self.entries.len()
     }
 
-    /// Whether the table has no entries (never: there are at least 2^20).
+    /// Whether the table has no entries (never: it has at least one).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<AtomicU64>()
+        std::mem::size_of_val(&*self.entries)
     }
 
-    /// Forgets everything. Handing the old memory back and asking for fresh
-    /// zeroed pages is far cheaper than writing zeros over a large table.
+    /// Forgets everything, in constant time while generations last.
     pub fn clear(&mut self) {
-        self.entries = zeroed(0);
-        self.entries = zeroed(1usize << self.bits);
+        if self.generation < self.last_generation {
+            self.generation += 1;
+        } else {
+            // Handing the old memory back and asking for fresh zeroed pages
+            // is far cheaper than writing zeros over a large table.
+            self.entries = zeroed(0);
+            self.entries = zeroed(1usize << self.bits);
+            self.generation = 0;
+            self.huge = false;
+        }
+    }
+
+    /// Asks the kernel to back the table with huge pages from now on.
+    ///
+    /// Every probe lands on a random entry, so with 4 KiB pages nearly every
+    /// probe of a large table also misses the TLB; 2 MiB pages make the page
+    /// walks rare. But a huge page is zeroed whole on first touch, which
+    /// does not pay while the search touches few entries: the solver asks
+    /// only once it has searched enough to fill much of the table.
+    pub fn use_huge_pages(&mut self) {
+        if !self.huge {
+            self.huge = true;
+            ask_for_huge_pages(&self.entries);
+        }
     }
 
     #[inline(always)]
     fn slot(&self, key: u64) -> (usize, u64) {
-        let h = key.wrapping_mul(SCRAMBLE);
-        let index = (h >> (64 - self.bits)) as usize;
-        let check = h & (u64::MAX >> self.bits);
-        (index, check)
+        let h = key.wrapping_mul(SCRAMBLE) & (u64::MAX >> (64 - self.key_bits));
+        let index = (h >> self.check_bits) as usize;
+        let check = h & !(u64::MAX << self.check_bits);
+        (index, self.generation << self.check_bits | check)
+    }
+
+    /// Starts loading the entry of `key` into the cache, so that a later
+    /// [`get`](Self::get) does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (index, _) = self.slot(key);
+            let entry: *const AtomicU64 = &self.entries[index];
+            // SAFETY: prefetching is only a hint and never faults; SSE is
+            // part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// The bounds stored for `key`, if any.
     #[inline(always)]
     pub fn get(&self, key: u64) -> Option<Bounds> {
-        let (index, check) = self.slot(key);
+        let (index, tag) = self.slot(key);
         let e = self.entries[index].load(Ordering::Relaxed);
-        (e != 0 && e >> DATA_BITS == check).then(|| unpack(e))
+        // A zeroed entry can match the tag 0, but stored data is never zero.
+        (e != 0 && e >> DATA_BITS == tag).then(|| unpack(e))
     }
 
     /// Records that the score of `key` lies in `lower..=upper`, merging with
     /// what is already known about the same position.
     #[inline(always)]
     pub fn put(&self, key: u64, mut lower: i32, mut upper: i32, best: Option<usize>) {
-        let (index, check) = self.slot(key);
+        let (index, tag) = self.slot(key);
         let slot = &self.entries[index];
         let old = slot.load(Ordering::Relaxed);
         let mut best = best;
-        if old != 0 && old >> DATA_BITS == check {
+        if old != 0 && old >> DATA_BITS == tag {
             let known = unpack(old);
             lower = lower.max(known.lower);
             upper = upper.min(known.upper);
             best = best.or(known.best);
         }
         slot.store(
-            check << DATA_BITS | pack(lower, upper, best),
+            tag << DATA_BITS | pack(lower, upper, best),
             Ordering::Relaxed,
         );
     }
@@ -145,21 +214,50 @@ fn zeroed(n: usize) -> Box<[AtomicU64]> {
     unsafe { raw.assume_init() }
 }
 
+/// A request only: where the kernel declines, nothing changes.
+#[cfg(target_os = "linux")]
+fn ask_for_huge_pages(entries: &[AtomicU64]) {
+    const HUGE: usize = 2 << 20;
+    let start = entries.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(entries);
+    // madvise wants page-aligned ranges, and only whole huge pages can be huge.
+    let first = start.next_multiple_of(HUGE);
+    let last = end / HUGE * HUGE;
+    if last > first {
+        // SAFETY: the range lies inside memory this table owns, and
+        // MADV_HUGEPAGE changes how it is backed, never its contents.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ask_for_huge_pages(_: &[AtomicU64]) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn sizes_are_powers_of_two_with_a_floor() {
-        assert_eq!(Table::with_mb(0).len(), 1 << 20);
-        assert_eq!(Table::with_mb(16).len(), 1 << 21);
-        assert_eq!(Table::with_mb(24).len(), 1 << 21);
-        assert_eq!(Table::with_mb(32).bytes(), 32 << 20);
+    fn sizes_are_powers_of_two_within_limits() {
+        assert_eq!(Table::with_mb(0, 49).len(), 1 << 17);
+        assert_eq!(Table::with_mb(16, 49).len(), 1 << 21);
+        assert_eq!(Table::with_mb(24, 49).len(), 1 << 21);
+        assert_eq!(Table::with_mb(32, 49).bytes(), 32 << 20);
+        // The check of 64-bit keys needs at least 20 index bits beside it.
+        assert_eq!(Table::with_mb(1, 64).len(), 1 << 20);
+        // No more entries than keys.
+        assert_eq!(Table::with_mb(64, 3).len(), 8);
     }
 
     #[test]
     fn stores_and_merges_bounds() {
-        let t = Table::with_mb(8);
+        let t = Table::with_mb(8, 49);
         assert_eq!(t.get(12345), None);
         t.put(12345, -3, 5, Some(2));
         assert_eq!(
@@ -186,20 +284,36 @@ mod tests {
 
     #[test]
     fn keys_sharing_a_slot_are_told_apart() {
-        let t = Table::with_mb(8);
-        // Find two keys that land in the same slot.
-        let (i0, _) = t.slot(1);
-        let other = (2u64..)
-            .find(|&k| t.slot(k).0 == i0)
-            .expect("some key shares the slot");
-        t.put(1, 1, 1, None);
-        assert_eq!(t.get(other), None);
-        t.put(other, -2, -2, None);
-        assert_eq!(t.get(1), None, "always replace");
-        assert_eq!(t.get(other).map(|b| b.lower), Some(-2));
-        t.put(1, 1, 1, None);
-        let mut t = t;
-        t.clear();
-        assert_eq!(t.get(1), None);
+        for key_bits in [24, 49, 64] {
+            let t = Table::with_mb(8, key_bits);
+            let (i0, _) = t.slot(1);
+            let other = (2u64..u64::MAX >> (64 - key_bits))
+                .find(|&k| t.slot(k).0 == i0)
+                .expect("some key shares the slot");
+            t.put(1, 1, 1, None);
+            assert_eq!(t.get(other), None);
+            t.put(other, -2, -2, None);
+            assert_eq!(t.get(1), None, "always replace");
+            assert_eq!(t.get(other).map(|b| b.lower), Some(-2));
+        }
+    }
+
+    #[test]
+    fn clearing_forgets_through_every_generation() {
+        // 64-bit keys in 2^20 entries leave no generation bits at all;
+        // 62-bit keys leave two, so the fourth clear replaces the memory.
+        for key_bits in [64, 62, 49] {
+            let mut t = Table::with_mb(8, key_bits);
+            for round in 0..6 {
+                assert_eq!(t.get(77), None, "{key_bits} bits, round {round}");
+                t.put(77, round, round, None);
+                assert_eq!(t.get(77).map(|b| b.lower), Some(round));
+                t.clear();
+            }
+        }
+        let mut t = Table::with_mb(8, 49);
+        t.use_huge_pages();
+        t.put(5, 0, 0, None);
+        assert!(t.get(5).is_some());
     }
 }
