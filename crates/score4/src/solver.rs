@@ -35,10 +35,12 @@ use crate::table::Table;
 /// late positions touches a small part of it.
 pub const DEFAULT_TABLE_MB: usize = 1024;
 
-/// Below this many moves played, child positions are looked up in the table
-/// before any is searched (enhanced transposition cut-off): near the root a
-/// cut saves a large subtree, deeper down the look-ups cost more than they save.
-const ETC_MAX_MOVES: u32 = 24;
+/// With more empty cells than this, child positions are looked up in the
+/// table before any is searched (enhanced transposition cut-off): a cut
+/// saves a subtree, but near the end the subtrees are too small to repay the
+/// look-ups. Measured on 7x6 fixture sets: down to 10 (32 moves played) it
+/// cuts nodes by a sixth at no cost in time, below it the time grows.
+const ETC_MIN_EMPTY: u32 = 10;
 
 const PREFETCH: bool = true;
 
@@ -257,11 +259,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         best.map(|(_, col)| col)
     }
 
-    /// The table key of `p`, shared with its mirror image, and whether the
-    /// key is the mirror's (so moves stored under it are mirrored).
+    /// The table key of `p`, shared with its mirror image early in the
+    /// game, and whether the key is the mirror's (so moves stored under it
+    /// are mirrored).
     #[inline(always)]
     fn key(p: &Position<W, H>) -> (u64, bool) {
         let key = p.key();
+        // Early positions are often reached in both orientations, later ones
+        // almost never, so there the mirror costs time and saves nothing.
+        if p.moves_played() >= Self::CELLS as u32 / 2 {
+            return (key, false);
+        }
         let mirrored = p.mirror_key();
         if mirrored < key {
             (mirrored, true)
@@ -345,7 +353,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
         }
 
-        if (n as u32) < ETC_MAX_MOVES {
+        if Self::CELLS - n > ETC_MIN_EMPTY as i32 {
             for &(cell, _) in moves.iter() {
                 if cell.is_empty() {
                     break;
