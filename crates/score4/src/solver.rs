@@ -79,6 +79,8 @@ impl<const W: usize, const H: usize> Default for Solver<W, H> {
 
 impl<const W: usize, const H: usize> Solver<W, H> {
     const CELLS: i32 = (W * H) as i32;
+    /// Rejects at compile time boards too wide for a table entry's move.
+    const VALID: () = assert!(W <= crate::table::MAX_WIDTH, "at most 14 columns");
     /// Width of a position key: every column's cells plus its sentinel.
     const KEY_BITS: u32 = (W * (H + 1)) as u32;
 
@@ -106,6 +108,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// A solver whose table takes about `mb` mebibytes (rounded down to a
     /// power of two, at least 8).
     pub fn with_table_mb(mb: usize) -> Self {
+        let () = Self::VALID;
         Solver {
             table: Table::with_mb(mb, Self::KEY_BITS),
             searched: 0,
@@ -364,7 +367,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                     let at_least = -known.upper;
                     if at_least >= beta {
                         let col = Geometry::<W, H>::column_of(cell);
-                        self.table.put(key, at_least, max, Some(unmirror(col)));
+                        self.table
+                            .put(key, n as u32, at_least, max, Some(unmirror(col)));
                         return at_least;
                     }
                 }
@@ -383,7 +387,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             let score = -self.negamax(&child, -beta, -alpha);
             let col = Geometry::<W, H>::column_of(cell);
             if score >= beta {
-                self.table.put(key, score, max, Some(unmirror(col)));
+                self.table
+                    .put(key, n as u32, score, max, Some(unmirror(col)));
                 return score;
             }
             if score > best {
@@ -395,9 +400,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
         }
         if best > alpha_in {
-            self.table.put(key, best, best, Some(unmirror(best_col)));
+            self.table
+                .put(key, n as u32, best, best, Some(unmirror(best_col)));
         } else {
-            self.table.put(key, min, best, Some(unmirror(best_col)));
+            self.table
+                .put(key, n as u32, min, best, Some(unmirror(best_col)));
         }
         best
     }

@@ -4,23 +4,32 @@
 //! read or write can never be torn, even if several threads share the
 //! table through relaxed atomics.
 //!
+//! Entries come in buckets of two neighbours (one cache line holds both).
+//! The first keeps the entry that cost the most to find, judged by how early
+//! in the game its position is; the second takes everything else. Without
+//! it, the long searches that fill the table keep overwriting the few
+//! entries near the root that save the most.
+//!
 //! Keys of a board with `W * (H + 1)` bits per key fit in `key_bits` bits.
 //! They are scrambled by multiplying with an odd constant modulo
-//! `2^key_bits`, a bijection on those keys. The top `bits` of the product
-//! pick the slot and the remaining low bits are stored as the check, so slot
-//! plus check give back the whole product and hence the whole key: two
-//! different positions can share a slot but are never mistaken for each
-//! other, on any board size.
+//! `2^key_bits`, a bijection on those keys. The top bits of the product
+//! pick the bucket and the remaining low bits are stored as the check, so
+//! bucket plus check give back the whole product and hence the whole key:
+//! two different positions can share a bucket but are never mistaken for
+//! each other, on any board size.
 //!
 //! An entry, from the top: a generation, the check, and [`DATA_BITS`] of
-//! data (lower bound, upper bound, best move). Clearing the table bumps the
-//! generation, which makes every older entry unreadable without touching
-//! memory; only when the generations run out is the memory replaced.
+//! data (moves played, best move, lower bound, upper bound). Clearing the
+//! table bumps the generation, which makes every older entry unreadable
+//! without touching memory; only when the generations run out is the memory
+//! replaced.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Bits of an entry that hold the bounds and the move.
-const DATA_BITS: u32 = 20;
+/// Bits of an entry that hold the bounds, the move and the moves played.
+const DATA_BITS: u32 = 24;
+/// Columns a stored best move can name (4 bits, 0 meaning none).
+pub const MAX_WIDTH: usize = 14;
 /// Bits left for the check and the generation.
 const TAG_BITS: u32 = 64 - DATA_BITS;
 /// Most index bits a table may have (2^36 entries = 512 GiB, far beyond any machine).
@@ -46,7 +55,7 @@ pub struct Bounds {
 /// A fixed-size, always-replace table of [`Bounds`] keyed by position keys.
 pub struct Table {
     entries: Box<[AtomicU64]>,
-    /// Index bits: the table has `2^bits` entries.
+    /// Index bits: the table has `2^bits` entries, `2^(bits - 1)` buckets.
     bits: u32,
     /// Width of the keys stored.
     key_bits: u32,
@@ -72,10 +81,10 @@ impl Table {
         assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
         let entries = (mb.max(1) as u64) << 20 >> 3;
         let bits = (63 - entries.leading_zeros())
-            .max(key_bits.saturating_sub(TAG_BITS))
-            .min(MAX_BITS)
-            .min(key_bits);
-        let check_bits = key_bits - bits;
+            .max((key_bits + 1).saturating_sub(TAG_BITS))
+            .clamp(1, MAX_BITS)
+            .min(key_bits + 1);
+        let check_bits = key_bits + 1 - bits;
         let generation_bits = TAG_BITS - check_bits;
         Table {
             entries: zeroed(1usize << bits),
@@ -135,12 +144,19 @@ impl Table {
         }
     }
 
+    /// The first entry of the bucket of `key`, and the tag its entry carries.
     #[inline(always)]
     fn slot(&self, key: u64) -> (usize, u64) {
         let h = key.wrapping_mul(SCRAMBLE) & (u64::MAX >> (64 - self.key_bits));
-        let index = (h >> self.check_bits) as usize;
+        let bucket = (h >> self.check_bits) as usize;
         let check = h & !(u64::MAX << self.check_bits);
-        (index, self.generation << self.check_bits | check)
+        (bucket * 2, self.generation << self.check_bits | check)
+    }
+
+    /// Whether entry `e` belongs to the current generation.
+    #[inline(always)]
+    fn is_current(&self, e: u64) -> bool {
+        e != 0 && (e >> DATA_BITS) >> self.check_bits == self.generation
     }
 
     /// Starts loading the entry of `key` into the cache, so that a later
@@ -164,43 +180,75 @@ impl Table {
     #[inline(always)]
     pub fn get(&self, key: u64) -> Option<Bounds> {
         let (index, tag) = self.slot(key);
-        let e = self.entries[index].load(Ordering::Relaxed);
         // A zeroed entry can match the tag 0, but stored data is never zero.
-        (e != 0 && e >> DATA_BITS == tag).then(|| unpack(e))
+        let matches = |e: u64| e != 0 && e >> DATA_BITS == tag;
+        let first = self.entries[index].load(Ordering::Relaxed);
+        if matches(first) {
+            return Some(unpack(first));
+        }
+        let second = self.entries[index + 1].load(Ordering::Relaxed);
+        matches(second).then(|| unpack(second))
     }
 
-    /// Records that the score of `key` lies in `lower..=upper`, merging with
-    /// what is already known about the same position.
+    /// Records that the score of `key`, a position after `moves` moves,
+    /// lies in `lower..=upper`, merging with what is already known about it.
     #[inline(always)]
-    pub fn put(&self, key: u64, mut lower: i32, mut upper: i32, best: Option<usize>) {
+    pub fn put(&self, key: u64, moves: u32, lower: i32, upper: i32, best: Option<usize>) {
         let (index, tag) = self.slot(key);
-        let slot = &self.entries[index];
-        let old = slot.load(Ordering::Relaxed);
-        let mut best = best;
-        if old != 0 && old >> DATA_BITS == tag {
+        let (deep, any) = (&self.entries[index], &self.entries[index + 1]);
+        let matches = |e: u64| e != 0 && e >> DATA_BITS == tag;
+        let merged = |old: u64| {
             let known = unpack(old);
-            lower = lower.max(known.lower);
-            upper = upper.min(known.upper);
-            best = best.or(known.best);
+            tag << DATA_BITS
+                | pack(
+                    moves,
+                    lower.max(known.lower),
+                    upper.min(known.upper),
+                    best.or(known.best),
+                )
+        };
+        let first = deep.load(Ordering::Relaxed);
+        if matches(first) {
+            deep.store(merged(first), Ordering::Relaxed);
+            return;
         }
-        slot.store(
-            tag << DATA_BITS | pack(lower, upper, best),
-            Ordering::Relaxed,
-        );
+        let second = any.load(Ordering::Relaxed);
+        if matches(second) {
+            any.store(merged(second), Ordering::Relaxed);
+            return;
+        }
+        let new = tag << DATA_BITS | pack(moves, lower, upper, best);
+        if !self.is_current(first) {
+            deep.store(new, Ordering::Relaxed);
+        } else if moves <= moves_of(first) {
+            // The displaced entry still beats whatever the second one holds.
+            any.store(first, Ordering::Relaxed);
+            deep.store(new, Ordering::Relaxed);
+        } else {
+            any.store(new, Ordering::Relaxed);
+        }
     }
 }
 
 #[inline(always)]
-fn pack(lower: i32, upper: i32, best: Option<usize>) -> u64 {
+fn pack(moves: u32, lower: i32, upper: i32, best: Option<usize>) -> u64 {
     debug_assert!(lower.abs() < SCORE_OFFSET && upper.abs() < SCORE_OFFSET);
     let mv = best.map_or(0, |c| c as u64 + 1);
-    debug_assert!(mv < 64);
-    (mv << 14) | (((lower + SCORE_OFFSET) as u64) << 7) | (upper + SCORE_OFFSET) as u64
+    debug_assert!(mv <= MAX_WIDTH as u64 && moves < 64);
+    (moves as u64) << 18
+        | (mv << 14)
+        | (((lower + SCORE_OFFSET) as u64) << 7)
+        | (upper + SCORE_OFFSET) as u64
+}
+
+#[inline(always)]
+fn moves_of(e: u64) -> u32 {
+    ((e >> 18) & 63) as u32
 }
 
 #[inline(always)]
 fn unpack(e: u64) -> Bounds {
-    let mv = (e >> 14) & 63;
+    let mv = (e >> 14) & 15;
     Bounds {
         lower: ((e >> 7) & 127) as i32 - SCORE_OFFSET,
         upper: (e & 127) as i32 - SCORE_OFFSET,
@@ -249,17 +297,17 @@ mod tests {
         assert_eq!(Table::with_mb(16, 49).len(), 1 << 21);
         assert_eq!(Table::with_mb(24, 49).len(), 1 << 21);
         assert_eq!(Table::with_mb(32, 49).bytes(), 32 << 20);
-        // The check of 64-bit keys needs at least 20 index bits beside it.
-        assert_eq!(Table::with_mb(1, 64).len(), 1 << 20);
-        // No more entries than keys.
-        assert_eq!(Table::with_mb(64, 3).len(), 8);
+        // The check of 64-bit keys needs 24 bucket bits beside it.
+        assert_eq!(Table::with_mb(1, 64).len(), 1 << 25);
+        // No more buckets than keys.
+        assert_eq!(Table::with_mb(64, 3).len(), 16);
     }
 
     #[test]
     fn stores_and_merges_bounds() {
         let t = Table::with_mb(8, 49);
         assert_eq!(t.get(12345), None);
-        t.put(12345, -3, 5, Some(2));
+        t.put(12345, 9, -3, 5, Some(2));
         assert_eq!(
             t.get(12345),
             Some(Bounds {
@@ -268,7 +316,7 @@ mod tests {
                 best: Some(2)
             })
         );
-        t.put(12345, 0, 7, None);
+        t.put(12345, 9, 0, 7, None);
         assert_eq!(
             t.get(12345),
             Some(Bounds {
@@ -278,42 +326,53 @@ mod tests {
             })
         );
         // The empty board's key is 0 and must still be storable.
-        t.put(0, -21, 21, None);
+        t.put(0, 0, -21, 21, None);
         assert_eq!(t.get(0).map(|b| (b.lower, b.upper)), Some((-21, 21)));
     }
 
     #[test]
-    fn keys_sharing_a_slot_are_told_apart() {
+    fn keys_sharing_a_bucket_are_told_apart() {
         for key_bits in [24, 49, 64] {
             let t = Table::with_mb(8, key_bits);
-            let (i0, _) = t.slot(1);
-            let other = (2u64..u64::MAX >> (64 - key_bits))
-                .find(|&k| t.slot(k).0 == i0)
-                .expect("some key shares the slot");
-            t.put(1, 1, 1, None);
-            assert_eq!(t.get(other), None);
-            t.put(other, -2, -2, None);
-            assert_eq!(t.get(1), None, "always replace");
-            assert_eq!(t.get(other).map(|b| b.lower), Some(-2));
+            let (b0, _) = t.slot(1);
+            let mut same = (2u64..u64::MAX >> (64 - key_bits)).filter(|&k| t.slot(k).0 == b0);
+            let (k2, k3) = (same.next().expect("a key"), same.next().expect("a key"));
+            t.put(1, 10, 1, 1, None);
+            assert_eq!(t.get(k2), None);
+            // Two positions share a bucket; the earlier one keeps its place.
+            t.put(k2, 12, -2, -2, None);
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1), "{key_bits}");
+            assert_eq!(t.get(k2).map(|b| b.lower), Some(-2));
+            // A third, later one replaces the second only.
+            t.put(k3, 14, 3, 3, None);
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1));
+            assert_eq!(t.get(k2), None);
+            assert_eq!(t.get(k3).map(|b| b.lower), Some(3));
+            // An earlier one takes the first place and pushes the first down.
+            t.put(k2, 2, -2, -2, None);
+            assert_eq!(t.get(k2).map(|b| b.lower), Some(-2));
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1));
+            assert_eq!(t.get(k3), None);
         }
     }
 
     #[test]
     fn clearing_forgets_through_every_generation() {
-        // 64-bit keys in 2^20 entries leave no generation bits at all;
-        // 62-bit keys leave two, so the fourth clear replaces the memory.
-        for key_bits in [64, 62, 49] {
-            let mut t = Table::with_mb(8, key_bits);
+        // 64-bit keys in 2^24 buckets leave no generation bits at all;
+        // 58-bit keys in 2^20 buckets leave two, so the fourth clear replaces
+        // the memory.
+        for key_bits in [64, 58, 49] {
+            let mut t = Table::with_mb(16, key_bits);
             for round in 0..6 {
                 assert_eq!(t.get(77), None, "{key_bits} bits, round {round}");
-                t.put(77, round, round, None);
+                t.put(77, 5, round, round, None);
                 assert_eq!(t.get(77).map(|b| b.lower), Some(round));
                 t.clear();
             }
         }
         let mut t = Table::with_mb(8, 49);
         t.use_huge_pages();
-        t.put(5, 0, 0, None);
+        t.put(5, 5, 0, 0, None);
         assert!(t.get(5).is_some());
     }
 }
