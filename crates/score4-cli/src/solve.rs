@@ -27,6 +27,9 @@ pub struct Args {
     /// others are rounded down).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB)]
     table_mb: usize,
+    /// Threads searching each position in the first half of the game together.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
     /// Forget the table before each position, to measure each on its own.
     #[arg(long)]
     clear_table: bool,
@@ -35,6 +38,7 @@ pub struct Args {
 /// Solves every position asked for, one output line per input line.
 pub fn run(args: Args) -> ExitCode {
     let mut solver = Solver::<7, 6>::with_table_mb(args.table_mb);
+    solver.set_threads(args.threads);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;

@@ -20,6 +20,8 @@
 //! assert_eq!(scores[6], Some(18));
 //! ```
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, Geometry};
@@ -69,6 +71,8 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     searched: u64,
     /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
     searched_at_reset: u64,
+    /// Threads searching each large position together.
+    threads: usize,
 }
 
 impl<const W: usize, const H: usize> Default for Solver<W, H> {
@@ -113,7 +117,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             table: Table::with_mb(mb, Self::KEY_BITS),
             searched: 0,
             searched_at_reset: 0,
+            threads: 1,
         }
+    }
+
+    /// Searches positions in the first half of the game with `threads`
+    /// threads (at least 1; 1 by default) sharing the table ("lazy SMP"):
+    /// all search the same position with different move orders and the
+    /// first to finish answers, the others having filled the table with
+    /// bounds it could use. Later positions are too quick to share.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// The table's size in bytes.
@@ -193,7 +207,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             } else if probe >= 0 && max / 2 > probe {
                 probe = max / 2;
             }
-            let r = self.negamax(p, probe, probe + 1);
+            let r = self.search(p, probe, probe + 1);
             if r <= probe {
                 max = r;
             } else {
@@ -221,7 +235,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if p.can_win_next() {
             return 1;
         }
-        self.negamax(p, -1, 1).signum()
+        self.search(p, -1, 1).signum()
     }
 
     /// The score of every move for the side to move (the score of the
@@ -262,6 +276,92 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         best.map(|(_, col)| col)
     }
 
+    /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
+    /// helper threads if it is worth it.
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+        let table = &self.table;
+        let start = self.searched;
+        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
+            let mut search = Search::new(table, start, None, Self::ORDER);
+            let score = search.negamax(p, alpha, beta);
+            self.searched = search.nodes;
+            return score;
+        }
+        let stop = AtomicBool::new(false);
+        let run = |order: [usize; W]| {
+            let mut search = Search::new(table, 0, Some(&stop), order);
+            let score = search.negamax(p, alpha, beta);
+            // The first to finish stops the others; its answer is complete.
+            stop.store(true, Ordering::Relaxed);
+            (search.finished().then_some(score), search.nodes)
+        };
+        let (mine, helpers) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|i| scope.spawn(move || run(Self::helper_order(i))))
+                .collect();
+            let mine = run(Self::ORDER);
+            let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
+            (mine, helpers)
+        });
+        let mut answer = mine.0;
+        self.searched = start + mine.1;
+        for (score, nodes) in helpers.into_iter().flatten() {
+            answer = answer.or(score);
+            self.searched += nodes;
+        }
+        // A helper that panicked cannot have stopped the main search, so
+        // at least the main search finished if no helper did.
+        answer.unwrap_or_else(|| unreachable!("some search finishes"))
+    }
+
+    /// The column order of helper `i`: the centre order with neighbours
+    /// swapped in turn, so helpers start down different lines.
+    fn helper_order(i: usize) -> [usize; W] {
+        let mut order = Self::ORDER;
+        let k = 1 + 2 * ((i - 1) % W.div_ceil(2).max(1));
+        if k < W {
+            order.swap(k - 1, k);
+        }
+        order
+    }
+}
+
+/// One thread's search: the shared table, its own counters, plain data.
+struct Search<'t, const W: usize, const H: usize> {
+    table: &'t Table,
+    /// Positions searched, counted from where the solver left off.
+    nodes: u64,
+    /// Set when another thread has answered; checked at every position.
+    stop: Option<&'t AtomicBool>,
+    /// Whether this search saw `stop` and gave up: its results are void.
+    aborted: bool,
+    /// Columns in the order to break ties in.
+    order: [usize; W],
+}
+
+impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
+    const CELLS: i32 = (W * H) as i32;
+
+    fn new(table: &'t Table, nodes: u64, stop: Option<&'t AtomicBool>, order: [usize; W]) -> Self {
+        Search {
+            table,
+            nodes,
+            stop,
+            aborted: false,
+            order,
+        }
+    }
+
+    /// Whether the search ran to its end rather than giving up.
+    fn finished(&self) -> bool {
+        !self.aborted
+    }
+
+    #[inline(always)]
+    fn win_score(moves: i32) -> i32 {
+        Solver::<W, H>::win_score(moves)
+    }
+
     /// The table key of `p`, shared with its mirror image early in the
     /// game, and whether the key is the mirror's (so moves stored under it
     /// are mirrored).
@@ -291,12 +391,16 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     fn negamax(&mut self, p: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
-        self.searched += 1;
-        if self.searched.is_multiple_of(HUGE_PAGES_CHECK)
-            && self.searched >= self.table.len() as u64
-        {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(HUGE_PAGES_CHECK) && self.nodes >= self.table.len() as u64 {
             // By now the table is filling up: see Table::use_huge_pages.
             self.table.use_huge_pages();
+        }
+        if let Some(stop) = self.stop {
+            if stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                return 0;
+            }
         }
         let n = p.moves_played() as i32;
 
@@ -344,7 +448,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             hint = known.best.map(unmirror);
         }
 
-        let moves = Self::ordered_moves(p, candidates, hint);
+        let moves = self.ordered_moves(p, candidates, hint);
         if PREFETCH {
             for &(cell, _) in moves.iter().skip(1) {
                 if cell.is_empty() {
@@ -385,6 +489,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             let mut child = *p;
             child.play_cell(cell);
             let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                // The score is void: store nothing, and unwind.
+                return 0;
+            }
             let col = Geometry::<W, H>::column_of(cell);
             if score >= beta {
                 self.table
@@ -414,13 +522,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// broken centre first. Unused slots at the end are empty cells.
     #[inline(always)]
     fn ordered_moves(
+        &self,
         p: &Position<W, H>,
         candidates: Bitboard,
         hint: Option<usize>,
     ) -> [(Bitboard, u32); W] {
         let mut moves = [(Bitboard::EMPTY, 0u32); W];
         let mut len = 0;
-        for &col in &Self::ORDER {
+        for &col in &self.order {
             let cell = candidates & Geometry::<W, H>::column(col);
             if cell.is_empty() {
                 continue;

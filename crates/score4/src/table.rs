@@ -24,7 +24,7 @@
 //! without touching memory; only when the generations run out is the memory
 //! replaced.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Bits of an entry that hold the bounds, the move and the moves played.
 const DATA_BITS: u32 = 24;
@@ -66,7 +66,7 @@ pub struct Table {
     /// Tags written now carry this generation.
     generation: u64,
     /// Whether huge pages were already asked for this memory.
-    huge: bool,
+    huge: AtomicBool,
 }
 
 impl Table {
@@ -97,7 +97,7 @@ impl Table {
                 (1u64 << generation_bits) - 1
             },
             generation: 0,
-            huge: false,
+            huge: AtomicBool::new(false),
         }
     }
 
@@ -126,7 +126,7 @@ impl Table {
             self.entries = zeroed(0);
             self.entries = zeroed(1usize << self.bits);
             self.generation = 0;
-            self.huge = false;
+            self.huge = AtomicBool::new(false);
         }
     }
 
@@ -137,9 +137,8 @@ impl Table {
     /// walks rare. But a huge page is zeroed whole on first touch, which
     /// does not pay while the search touches few entries: the solver asks
     /// only once it has searched enough to fill much of the table.
-    pub fn use_huge_pages(&mut self) {
-        if !self.huge {
-            self.huge = true;
+    pub fn use_huge_pages(&self) {
+        if !self.huge.swap(true, Ordering::Relaxed) {
             ask_for_huge_pages(&self.entries);
         }
     }
@@ -370,7 +369,7 @@ mod tests {
                 t.clear();
             }
         }
-        let mut t = Table::with_mb(8, 49);
+        let t = Table::with_mb(8, 49);
         t.use_huge_pages();
         t.put(5, 5, 0, 0, None);
         assert!(t.get(5).is_some());

@@ -104,6 +104,22 @@ fn c4_opening_l1() {
     check_set(&shared("opening_L1.txt"));
 }
 
+/// Several threads sharing one table give the same answers as one.
+#[test]
+fn threads_agree_with_the_labels() {
+    let mut solver = Solver::<7, 6>::with_table_mb(TABLE_MB);
+    solver.set_threads(2);
+    let mut set = ours("ply9-14.txt");
+    set.truncate(20);
+    set.extend(shared("opening_L1.txt").into_iter().take(200));
+    for (moves, expected) in set {
+        let p: Position = moves.parse().expect("fixture positions are valid");
+        assert_eq!(solver.solve(&p), expected, "{moves}");
+        assert_eq!(solver.solve_weak(&p), expected.signum(), "{moves}");
+        solver.clear_table();
+    }
+}
+
 /// The score of every move, by trying every continuation: no pruning, no
 /// table, nothing but the rules and the score convention. `memo` only
 /// remembers finished answers (positions by key) so small boards can be
