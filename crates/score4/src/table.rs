@@ -18,7 +18,7 @@
 //! two different positions can share a bucket but are never mistaken for
 //! each other, on any board size.
 //!
-//! An entry, from the top: a generation, the check, and [`DATA_BITS`] of
+//! An entry, from the top: a generation, the check, and 24 bits of
 //! data (moves played, best move, lower bound, upper bound). Clearing the
 //! table bumps the generation, which makes every older entry unreadable
 //! without touching memory; only when the generations run out is the memory
@@ -77,6 +77,11 @@ impl Table {
     ///
     /// The memory comes zeroed from the allocator, so pages the search
     /// never touches cost nothing.
+    ///
+    /// # Panics
+    ///
+    /// If `key_bits` is not between 1 and 64 (a programming error: the
+    /// solver derives it from the board size).
     pub fn with_mb(mb: usize, key_bits: u32) -> Self {
         assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
         let entries = (mb.max(1) as u64) << 20 >> 3;
