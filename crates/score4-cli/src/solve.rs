@@ -1,16 +1,127 @@
 //! `score4 solve`: exact scores for positions.
 
+use std::fmt::Write as _;
+use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
+use std::time::Instant;
+
+use score4::{Position, Solver, DEFAULT_TABLE_MB};
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Positions in move notation (columns 1..7); read from stdin if none.
+    /// Positions in move notation (columns 1..7, "" for the empty board);
+    /// read one per line from stdin if none. Only the first field of a line
+    /// is read, so fixture files (`MOVES SCORE`) can be piped in as they are.
     positions: Vec<String>,
+    /// Print only who wins: 1, 0 or -1 for the side to move.
+    #[arg(long, conflicts_with = "analyze")]
+    weak: bool,
+    /// Print the score of each of the 7 moves instead (`-` for a full column).
+    #[arg(long)]
+    analyze: bool,
+    /// Append the positions searched and the microseconds taken.
+    #[arg(long)]
+    stats: bool,
+    /// Transposition table size in MiB (a power of two is used as is,
+    /// others are rounded down).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB)]
+    table_mb: usize,
+    /// Threads searching each position in the first half of the game together.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// Forget the table before each position, to measure each on its own.
+    #[arg(long)]
+    clear_table: bool,
 }
 
-/// Solves every position asked for.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("score4: solve is not implemented yet");
-    ExitCode::from(2)
+/// Solves every position asked for, one output line per input line.
+pub fn run(args: Args) -> ExitCode {
+    let mut solver = Solver::<7, 6>::with_table_mb(args.table_mb);
+    solver.set_threads(args.threads);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = false;
+    let mut answer = |label: &str, number: usize, line: &str, out: &mut dyn Write| {
+        let text = match solve_line(&mut solver, &args, line) {
+            Ok(text) => text,
+            Err(why) => {
+                eprintln!("score4: {label} {number}: '{}': {why}", first_field(line));
+                failed = true;
+                String::new()
+            }
+        };
+        // A closed stdout (e.g. piped into `head`) ends the run quietly.
+        writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
+    };
+    if args.positions.is_empty() {
+        for (i, line) in io::stdin().lock().lines().enumerate() {
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => {
+                    eprintln!("score4: reading stdin: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            if !answer("line", i + 1, &line, &mut out) {
+                break;
+            }
+        }
+    } else {
+        for (i, position) in args.positions.iter().enumerate() {
+            if !answer("argument", i + 1, position, &mut out) {
+                break;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The position of a line: its first field, or the empty board.
+fn first_field(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// The output line for one input line, or why it cannot be solved.
+fn solve_line(solver: &mut Solver<7, 6>, args: &Args, line: &str) -> Result<String, String> {
+    let moves = first_field(line);
+    let p = Position::<7, 6>::parse(moves).map_err(|e| e.to_string())?;
+    if p.is_game_over() {
+        return Err(if p.is_full() && !p.opponent_has_won() {
+            "the board is full".to_string()
+        } else {
+            format!("the game is already over: move {} won", p.moves_played())
+        });
+    }
+    if args.clear_table {
+        solver.clear_table();
+    }
+    solver.reset_nodes();
+    let start = Instant::now();
+    let mut text = moves.to_string();
+    if args.analyze {
+        for score in solver.analyze(&p) {
+            match score {
+                Some(s) => write!(text, " {s}"),
+                None => write!(text, " -"),
+            }
+            .map_err(|e| e.to_string())?;
+        }
+    } else {
+        let score = if args.weak {
+            solver.solve_weak(&p)
+        } else {
+            solver.solve(&p)
+        };
+        write!(text, " {score}").map_err(|e| e.to_string())?;
+    }
+    let micros = start.elapsed().as_micros();
+    if args.stats {
+        write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
+    }
+    Ok(text)
 }

@@ -8,6 +8,7 @@
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
 //! - [`classic`]: the classic engine's protocol request, search and answer.
 //! - [`error`]: what can be wrong with user input.
+//! - [`solver`]: the perfect solver, over the transposition table in [`table`].
 //! - [`fixture`] and [`bench`]: labelled position sets and timing them.
 //!
 //! ```
@@ -24,8 +25,11 @@ pub mod error;
 pub mod fixture;
 pub mod heuristic;
 pub mod position;
+pub mod solver;
+pub mod table;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};
 pub use error::ParseError;
 pub use position::Position;
+pub use solver::{SolveError, Solver, DEFAULT_TABLE_MB};

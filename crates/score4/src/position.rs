@@ -204,6 +204,36 @@ impl<const W: usize, const H: usize> Position<W, H> {
         Geometry::<W, H>::winning_cells(self.opponent()) & !self.mask
     }
 
+    /// The playable cells after which the opponent cannot win at once.
+    ///
+    /// If the opponent threatens to win on a playable cell, that cell is the
+    /// only candidate (and with two such threats every move loses); a cell
+    /// directly below an opponent winning cell is never a candidate, since it
+    /// would hand the opponent that cell. Meant for positions where the side
+    /// to move cannot win at once: a winning move may be left out.
+    #[inline(always)]
+    pub fn non_losing_moves(&self) -> Bitboard {
+        let mut candidates = self.playable();
+        let threats = self.opponent_winning_cells();
+        let forced = candidates & threats;
+        if forced.any() {
+            if forced.has_several() {
+                return Bitboard::EMPTY;
+            }
+            candidates = forced;
+        }
+        candidates & !(threats >> 1)
+    }
+
+    /// How many empty cells would complete four for the side to move after
+    /// it plays on `cell` (a single playable cell): a cheap measure of how
+    /// much a move threatens, used to order moves.
+    #[inline(always)]
+    pub fn threats_after(&self, cell: Bitboard) -> u32 {
+        let mine = self.current | cell;
+        (Geometry::<W, H>::winning_cells(mine) & !(self.mask | cell)).count()
+    }
+
     /// Whether the side that moved last has four in a row.
     #[inline(always)]
     pub fn opponent_has_won(&self) -> bool {
@@ -409,6 +439,59 @@ mod tests {
         won.play(4);
         assert!(won.opponent_has_won());
         assert!(won.is_game_over());
+    }
+
+    #[test]
+    fn non_losing_moves_respect_threats() {
+        // O threatens the bottom-left cell: X must block it.
+        let p = drawn(&[
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". O O O X X .",
+        ]);
+        assert_eq!(p.non_losing_moves(), G::cell(0, 0));
+        // Two threats at once: nothing saves X.
+        let p = drawn(&[
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". X X . . . .",
+            ". O O O . . X",
+        ]);
+        assert_eq!(p.non_losing_moves(), Bitboard::EMPTY);
+        // O would win on (2, 1): X must not play below it in column 2.
+        let p = drawn(&[
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            "X . . O O O X",
+            "X . . X O X O",
+        ]);
+        assert_eq!(p.opponent_winning_cells(), G::cell(2, 1));
+        assert_eq!(p.non_losing_moves(), p.playable() & !G::cell(2, 0));
+        // Generic over the size: on 4x4 the same rules hold.
+        let q = Position::<4, 4>::parse("121212").unwrap();
+        assert!(q.can_win_next());
+        let r = Position::<4, 4>::parse("12121").unwrap();
+        assert_eq!(
+            r.non_losing_moves(),
+            Geometry::<4, 4>::cell(0, 3),
+            "vertical threat must be blocked"
+        );
+    }
+
+    #[test]
+    fn threats_after_counts_new_winning_cells() {
+        let p = P::parse("4455").unwrap();
+        // Playing 3 or 6 gives three in a row open at both ends.
+        assert_eq!(p.threats_after(p.landing_cell(2)), 2);
+        assert_eq!(p.threats_after(p.landing_cell(5)), 2);
+        assert_eq!(p.threats_after(p.landing_cell(0)), 0);
     }
 
     #[test]

@@ -1,0 +1,613 @@
+//! The perfect solver: the exact game value of any position.
+//!
+//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! the side to move wins, larger for a faster win. The search is negamax with
+//! alpha-beta pruning, driven by null-window probes that bisect the possible
+//! score range, over a transposition table of proven bounds. Losing moves are
+//! never searched, moves are tried centre-first and most-threatening-first,
+//! and a position and its mirror image share table entries.
+//!
+//! ```
+//! use score4::{Position, Solver};
+//! let mut solver = Solver::<7, 6>::with_table_mb(16);
+//! // The side to move completes three in a row on the bottom and wins at once.
+//! let p: Position = "445566".parse().unwrap();
+//! assert_eq!(solver.solve(&p), 18);
+//! assert_eq!(solver.solve_weak(&p), 1);
+//! assert_eq!(solver.best_move(&p), Some(2));
+//! let scores = solver.analyze(&p);
+//! assert_eq!(scores[2], Some(18));
+//! assert_eq!(scores[6], Some(18));
+//! ```
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use thiserror::Error;
+
+use crate::bitboard::{Bitboard, Geometry};
+use crate::position::Position;
+use crate::table::Table;
+
+/// Table size of [`Solver::new`], in mebibytes.
+///
+/// Solving the empty 7x6 board from scratch visits 700 to 960 million
+/// positions, far more than any table holds, so what counts is keeping the
+/// entries near the root (see the table's buckets) and the time per probe.
+/// Measured on the empty board, one thread, on a shared 2-core machine
+/// (rough, +-15%): 1 GiB searched 702 million positions in 149 s of CPU,
+/// 256 MiB 745 million in 110 s, 128 MiB 776 million in 102 s, 64 MiB 817
+/// million in 97 s, 32 MiB 876 million in 95 s, 16 MiB 963 million in 83 s.
+/// A smaller table misses the caches and the TLB less often, and that
+/// outweighs the extra positions; on the fixture sets 16 MiB was also the
+/// fastest (opening_L2: 90 ms a position against 143 ms with 128 MiB).
+/// Machines with cheaper memory access may prefer more: `with_table_mb`.
+pub const DEFAULT_TABLE_MB: usize = 16;
+
+/// With more empty cells than this, child positions are looked up in the
+/// table before any is searched (enhanced transposition cut-off): a cut
+/// saves a subtree, but near the end the subtrees are too small to repay the
+/// look-ups. Measured on 7x6 fixture sets: down to 10 (32 moves played) it
+/// cuts nodes by a sixth at no cost in time, below it the time grows.
+const ETC_MIN_EMPTY: u32 = 10;
+
+/// How often (in positions searched) to check whether the table should
+/// move to huge pages; a power of two keeps the check to a mask.
+const HUGE_PAGES_CHECK: u64 = 1 << 16;
+
+/// Why a position cannot be solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// Someone already has four in a row, or the board is full.
+    #[error("the game is already over")]
+    GameOver,
+}
+
+/// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
+///
+/// The solver keeps its transposition table between calls: proven bounds
+/// stay true for every later position, so solving related positions (the
+/// moves of one game, the children in [`analyze`](Self::analyze)) gets
+/// cheaper. [`clear_table`](Self::clear_table) forgets them, for measuring
+/// one position on its own.
+pub struct Solver<const W: usize = 7, const H: usize = 6> {
+    table: Table,
+    /// Positions searched over the solver's life.
+    searched: u64,
+    /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
+    searched_at_reset: u64,
+    /// Threads searching each large position together.
+    threads: usize,
+}
+
+impl<const W: usize, const H: usize> Default for Solver<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    const CELLS: i32 = (W * H) as i32;
+    /// Rejects at compile time boards too wide for a table entry's move.
+    const VALID: () = assert!(W <= crate::table::MAX_WIDTH, "at most 14 columns");
+    /// Width of a position key: every column's cells plus its sentinel.
+    const KEY_BITS: u32 = (W * (H + 1)) as u32;
+
+    /// Columns from the centre outwards, where lines are most numerous.
+    const ORDER: [usize; W] = {
+        let mut order = [0; W];
+        let mut i = 0;
+        while i < W {
+            // W/2, then alternately one left and one right of it.
+            order[i] = if i % 2 == 1 {
+                W / 2 - i.div_ceil(2)
+            } else {
+                W / 2 + i / 2
+            };
+            i += 1;
+        }
+        order
+    };
+
+    /// A solver with a table of [`DEFAULT_TABLE_MB`] mebibytes.
+    pub fn new() -> Self {
+        Self::with_table_mb(DEFAULT_TABLE_MB)
+    }
+
+    /// A solver whose table takes about `mb` mebibytes (rounded down to a
+    /// power of two; at least 1 MiB, more on boards whose keys need it).
+    pub fn with_table_mb(mb: usize) -> Self {
+        let () = Self::VALID;
+        Solver {
+            table: Table::with_mb(mb, Self::KEY_BITS),
+            searched: 0,
+            searched_at_reset: 0,
+            threads: 1,
+        }
+    }
+
+    /// Searches positions in the first half of the game with `threads`
+    /// threads (at least 1; 1 by default) sharing the table ("lazy SMP"):
+    /// all search the same position with different move orders and the
+    /// first to finish answers, the others having filled the table with
+    /// bounds it could use. Later positions are too quick to share.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The table's size in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Positions searched since the solver was made or
+    /// [`reset_nodes`](Self::reset_nodes) was last called.
+    pub fn nodes(&self) -> u64 {
+        self.searched - self.searched_at_reset
+    }
+
+    /// Sets the node count back to zero.
+    pub fn reset_nodes(&mut self) {
+        self.searched_at_reset = self.searched;
+    }
+
+    /// Forgets every stored bound (cheap: no memory is rewritten).
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+    }
+
+    /// The score a win scores for the side to move when it wins with the
+    /// move after `moves` moves played: one point per disc it has left.
+    #[inline(always)]
+    fn win_score(moves: i32) -> i32 {
+        (Self::CELLS + 1 - moves) / 2
+    }
+
+    /// The score of a finished game from the side to move, or `None` if
+    /// the game goes on.
+    fn finished_score(p: &Position<W, H>) -> Option<i32> {
+        let n = p.moves_played() as i32;
+        if p.opponent_has_won() {
+            // The winning move was the n-th, played after n - 1 moves.
+            Some(-Self::win_score(n - 1))
+        } else if Geometry::<W, H>::has_four(p.current()) {
+            // Not reachable by play, but a board built from two bitboards can be.
+            Some(Self::win_score(n - 1))
+        } else if p.is_full() {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The exact score of `p` for the side to move.
+    ///
+    /// With `n` moves played, a win by the side to move with the move after
+    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
+    /// opponent's win, and a draw 0: both sides win as fast and lose as
+    /// slowly as they can.
+    ///
+    /// A finished game is not an error here: a full board scores 0, and a
+    /// position whose last move made four scores that win, negated, from
+    /// the side to move. [`try_solve`](Self::try_solve) rejects those
+    /// instead.
+    pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score;
+        }
+        let n = p.moves_played() as i32;
+        if p.can_win_next() {
+            return Self::win_score(n);
+        }
+        // The opponent wins at best with its next move, the side to move at
+        // best with the move after that.
+        let mut min = -Self::win_score(n + 1);
+        let mut max = Self::win_score(n + 2);
+        while min < max {
+            // Bisect, but probe nearer zero first: most positions score
+            // close to it, so the first probes already settle the sign.
+            let mut probe = min + (max - min) / 2;
+            if probe <= 0 && min / 2 < probe {
+                probe = min / 2;
+            } else if probe >= 0 && max / 2 > probe {
+                probe = max / 2;
+            }
+            let r = self.search(p, probe, probe + 1);
+            if r <= probe {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// Like [`solve`](Self::solve), but a finished game is an error.
+    pub fn try_solve(&mut self, p: &Position<W, H>) -> Result<i32, SolveError> {
+        if p.is_game_over() {
+            return Err(SolveError::GameOver);
+        }
+        Ok(self.solve(p))
+    }
+
+    /// Only who wins: 1 if the side to move wins, 0 for a draw, -1 if it
+    /// loses. Much cheaper than [`solve`](Self::solve). A finished game
+    /// gets the sign of its [`solve`](Self::solve) score.
+    pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score.signum();
+        }
+        if p.can_win_next() {
+            return 1;
+        }
+        self.search(p, -1, 1).signum()
+    }
+
+    /// The score of every move for the side to move (the score of the
+    /// position after it, negated), `None` for a full column. A move that
+    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// finished game has no moves: every entry is `None`.
+    pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        let mut scores = [None; W];
+        if p.is_game_over() {
+            return scores;
+        }
+        let n = p.moves_played() as i32;
+        for (col, score) in scores.iter_mut().enumerate() {
+            if p.can_play(col) {
+                *score = Some(if p.is_winning_move(col) {
+                    Self::win_score(n)
+                } else {
+                    -self.solve(&p.after(col))
+                });
+            }
+        }
+        scores
+    }
+
+    /// A best move (0-based column): the fastest win, else a draw, else
+    /// the slowest loss; among equals, the one nearest the centre. `None`
+    /// if the game is over.
+    pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        let scores = self.analyze(p);
+        let mut best: Option<(i32, usize)> = None;
+        for &col in &Self::ORDER {
+            if let Some(s) = scores[col] {
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, col));
+                }
+            }
+        }
+        best.map(|(_, col)| col)
+    }
+
+    /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
+    /// helper threads if it is worth it.
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+        let table = &self.table;
+        let start = self.searched;
+        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
+            let mut search = Search::new(table, start, None, Self::ORDER);
+            let score = search.negamax(p, alpha, beta);
+            self.searched = search.nodes;
+            return score;
+        }
+        let stop = AtomicBool::new(false);
+        let run = |order: [usize; W]| {
+            let mut search = Search::new(table, 0, Some(&stop), order);
+            let score = search.negamax(p, alpha, beta);
+            // The first to finish stops the others; its answer is complete.
+            stop.store(true, Ordering::Relaxed);
+            (search.finished().then_some(score), search.nodes)
+        };
+        let (mine, helpers) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .map(|i| scope.spawn(move || run(Self::helper_order(i))))
+                .collect();
+            let mine = run(Self::ORDER);
+            let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
+            (mine, helpers)
+        });
+        let mut answer = mine.0;
+        self.searched = start + mine.1;
+        for (score, nodes) in helpers.into_iter().flatten() {
+            answer = answer.or(score);
+            self.searched += nodes;
+        }
+        // A helper that panicked cannot have stopped the main search, so
+        // at least the main search finished if no helper did.
+        answer.unwrap_or_else(|| unreachable!("some search finishes"))
+    }
+
+    /// The column order of helper `i`: the centre order with neighbours
+    /// swapped in turn, so helpers start down different lines.
+    fn helper_order(i: usize) -> [usize; W] {
+        let mut order = Self::ORDER;
+        let k = 1 + 2 * ((i - 1) % W.div_ceil(2).max(1));
+        if k < W {
+            order.swap(k - 1, k);
+        }
+        order
+    }
+}
+
+/// One thread's search: the shared table, its own counters, plain data.
+struct Search<'t, const W: usize, const H: usize> {
+    table: &'t Table,
+    /// Positions searched, counted from where the solver left off.
+    nodes: u64,
+    /// Set when another thread has answered; checked at every position.
+    stop: Option<&'t AtomicBool>,
+    /// Whether this search saw `stop` and gave up: its results are void.
+    aborted: bool,
+    /// Columns in the order to break ties in.
+    order: [usize; W],
+}
+
+impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
+    const CELLS: i32 = (W * H) as i32;
+
+    fn new(table: &'t Table, nodes: u64, stop: Option<&'t AtomicBool>, order: [usize; W]) -> Self {
+        Search {
+            table,
+            nodes,
+            stop,
+            aborted: false,
+            order,
+        }
+    }
+
+    /// Whether the search ran to its end rather than giving up.
+    fn finished(&self) -> bool {
+        !self.aborted
+    }
+
+    #[inline(always)]
+    fn win_score(moves: i32) -> i32 {
+        Solver::<W, H>::win_score(moves)
+    }
+
+    /// The table key of `p`, shared with its mirror image early in the
+    /// game, and whether the key is the mirror's (so moves stored under it
+    /// are mirrored).
+    #[inline(always)]
+    fn key(p: &Position<W, H>) -> (u64, bool) {
+        let key = p.key();
+        // Early positions are often reached in both orientations, later ones
+        // almost never, so there the mirror costs time and saves nothing.
+        if p.moves_played() >= Self::CELLS as u32 / 2 {
+            return (key, false);
+        }
+        let mirrored = p.mirror_key();
+        if mirrored < key {
+            (mirrored, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// The score of `p` within `alpha..beta`, fail-soft: a result `r <=
+    /// alpha` means the score is at most `r`, `r >= beta` that it is at
+    /// least `r`, anything between is exact.
+    ///
+    /// The side to move must not be able to win at once, and the game must
+    /// not be over; every caller checks that, and every move searched keeps
+    /// it true for the child.
+    fn negamax(&mut self, p: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!p.can_win_next() && !p.is_game_over());
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(HUGE_PAGES_CHECK) && self.nodes >= self.table.len() as u64 {
+            // By now the table is filling up: see Table::use_huge_pages.
+            self.table.use_huge_pages();
+        }
+        if let Some(stop) = self.stop {
+            if stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                return 0;
+            }
+        }
+        let n = p.moves_played() as i32;
+
+        let candidates = p.non_losing_moves();
+        if candidates.is_empty() {
+            // Whatever we play, the opponent wins with its next move.
+            return -Self::win_score(n + 1);
+        }
+        if n >= Self::CELLS - 2 {
+            // Neither of the last two moves can win.
+            return 0;
+        }
+        // The opponent cannot win with its next move, and neither can we.
+        let min = -Self::win_score(n + 2);
+        let max = Self::win_score(n + 2);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        let (key, mirrored) = Self::key(p);
+        let unmirror = |col: usize| if mirrored { W - 1 - col } else { col };
+        let mut hint = None;
+        if let Some(known) = self.table.get(key) {
+            if known.lower > alpha {
+                alpha = known.lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if known.upper < beta {
+                beta = known.upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            hint = known.best.map(unmirror);
+        }
+
+        let moves = self.ordered_moves(p, candidates, hint);
+        // Each child's entry is a cache miss; starting them all now overlaps
+        // the waits (measured: a quarter faster). The first child is looked
+        // up at once anyway.
+        for &(cell, _) in moves.iter().skip(1) {
+            if cell.is_empty() {
+                break;
+            }
+            let mut child = *p;
+            child.play_cell(cell);
+            self.table.prefetch(Self::key(&child).0);
+        }
+
+        if Self::CELLS - n > ETC_MIN_EMPTY as i32 {
+            for &(cell, _) in moves.iter() {
+                if cell.is_empty() {
+                    break;
+                }
+                let mut child = *p;
+                child.play_cell(cell);
+                if let Some(known) = self.table.get(Self::key(&child).0) {
+                    let at_least = -known.upper;
+                    if at_least >= beta {
+                        let col = Geometry::<W, H>::column_of(cell);
+                        self.table
+                            .put(key, n as u32, at_least, max, Some(unmirror(col)));
+                        return at_least;
+                    }
+                }
+            }
+        }
+
+        let alpha_in = alpha;
+        let mut best = i32::MIN;
+        let mut best_col = 0;
+        for &(cell, _) in moves.iter() {
+            if cell.is_empty() {
+                break;
+            }
+            let mut child = *p;
+            child.play_cell(cell);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                // The score is void: store nothing, and unwind.
+                return 0;
+            }
+            let col = Geometry::<W, H>::column_of(cell);
+            if score >= beta {
+                self.table
+                    .put(key, n as u32, score, max, Some(unmirror(col)));
+                return score;
+            }
+            if score > best {
+                best = score;
+                best_col = col;
+                if score > alpha {
+                    alpha = score;
+                }
+            }
+        }
+        if best > alpha_in {
+            self.table
+                .put(key, n as u32, best, best, Some(unmirror(best_col)));
+        } else {
+            self.table
+                .put(key, n as u32, min, best, Some(unmirror(best_col)));
+        }
+        best
+    }
+
+    /// The candidate cells in the order to search them: the table's best
+    /// move, then the others by how many winning cells they create, ties
+    /// broken centre first. Unused slots at the end are empty cells.
+    #[inline(always)]
+    fn ordered_moves(
+        &self,
+        p: &Position<W, H>,
+        candidates: Bitboard,
+        hint: Option<usize>,
+    ) -> [(Bitboard, u32); W] {
+        let mut moves = [(Bitboard::EMPTY, 0u32); W];
+        let mut len = 0;
+        for &col in &self.order {
+            let cell = candidates & Geometry::<W, H>::column(col);
+            if cell.is_empty() {
+                continue;
+            }
+            let rank = if hint == Some(col) {
+                u32::MAX
+            } else {
+                p.threats_after(cell)
+            };
+            // Insertion sort, stable so that equal ranks stay centre first.
+            let mut i = len;
+            while i > 0 && moves[i - 1].1 < rank {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (cell, rank);
+            len += 1;
+        }
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_first_order() {
+        assert_eq!(Solver::<7, 6>::ORDER, [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(Solver::<4, 4>::ORDER, [2, 1, 3, 0]);
+        assert_eq!(Solver::<1, 4>::ORDER, [0]);
+    }
+
+    #[test]
+    fn immediate_wins_and_losses() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        // The side to move wins with its 4th disc: 22 - 4.
+        let p = Position::parse("445566").unwrap();
+        assert_eq!(s.solve(&p), 18);
+        // The opponent has two threats: the side to move blocks one and loses
+        // to the opponent's 5th disc on the other.
+        let p = Position::parse("4455661").unwrap();
+        assert_eq!(s.solve(&p), -17);
+        assert_eq!(s.solve_weak(&p), -1);
+    }
+
+    #[test]
+    fn finished_games() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let won = Position::parse("1212121").unwrap();
+        // The first player won with its 4th disc.
+        assert_eq!(s.solve(&won), -18);
+        assert_eq!(s.solve_weak(&won), -1);
+        assert_eq!(s.try_solve(&won), Err(SolveError::GameOver));
+        assert_eq!(s.analyze(&won), [None; 7]);
+        assert_eq!(s.best_move(&won), None);
+        let mut tiny = Solver::<1, 2>::with_table_mb(8);
+        let full = Position::<1, 2>::parse("11").unwrap();
+        assert_eq!(tiny.solve(&full), 0);
+        assert_eq!(tiny.try_solve(&full), Err(SolveError::GameOver));
+        let open = Position::<1, 2>::parse("").unwrap();
+        assert_eq!(tiny.try_solve(&open), Ok(0));
+        assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    #[test]
+    fn nodes_count_and_reset() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let p = Position::parse("4455").unwrap();
+        s.solve_weak(&p);
+        assert!(s.nodes() > 0);
+        s.reset_nodes();
+        assert_eq!(s.nodes(), 0);
+        s.clear_table();
+    }
+}

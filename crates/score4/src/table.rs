@@ -1,0 +1,382 @@
+//! The solver's transposition table: proven score bounds per position.
+//!
+//! One entry is one `u64`, so a table of `n` entries costs `8n` bytes and a
+//! read or write can never be torn, even if several threads share the
+//! table through relaxed atomics.
+//!
+//! Entries come in buckets of two neighbours (one cache line holds both).
+//! The first keeps the entry that cost the most to find, judged by how early
+//! in the game its position is; the second takes everything else. Without
+//! it, the long searches that fill the table keep overwriting the few
+//! entries near the root that save the most.
+//!
+//! Keys of a board with `W * (H + 1)` bits per key fit in `key_bits` bits.
+//! They are scrambled by multiplying with an odd constant modulo
+//! `2^key_bits`, a bijection on those keys. The top bits of the product
+//! pick the bucket and the remaining low bits are stored as the check, so
+//! bucket plus check give back the whole product and hence the whole key:
+//! two different positions can share a bucket but are never mistaken for
+//! each other, on any board size.
+//!
+//! An entry, from the top: a generation, the check, and 24 bits of
+//! data (moves played, best move, lower bound, upper bound). Clearing the
+//! table bumps the generation, which makes every older entry unreadable
+//! without touching memory; only when the generations run out is the memory
+//! replaced.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Bits of an entry that hold the bounds, the move and the moves played.
+const DATA_BITS: u32 = 24;
+/// Columns a stored best move can name (4 bits, 0 meaning none).
+pub const MAX_WIDTH: usize = 14;
+/// Bits left for the check and the generation.
+const TAG_BITS: u32 = 64 - DATA_BITS;
+/// Most index bits a table may have (2^36 entries = 512 GiB, far beyond any machine).
+const MAX_BITS: u32 = 36;
+/// Stored bounds are offset so that every stored field is non-zero and an
+/// all-zero entry means "empty". Scores never exceed 32 in magnitude
+/// because a board has at most 63 cells.
+const SCORE_OFFSET: i32 = 64;
+/// Fibonacci hashing constant (2^64 / golden ratio, odd).
+const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// What the table knows about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The column of the best (or refuting) move found, if any.
+    pub best: Option<usize>,
+}
+
+/// A fixed-size, always-replace table of [`Bounds`] keyed by position keys.
+pub struct Table {
+    entries: Box<[AtomicU64]>,
+    /// Index bits: the table has `2^bits` entries, `2^(bits - 1)` buckets.
+    bits: u32,
+    /// Width of the keys stored.
+    key_bits: u32,
+    /// Key bits kept in each entry beside the index.
+    check_bits: u32,
+    /// The largest generation that fits beside the check.
+    last_generation: u64,
+    /// Tags written now carry this generation.
+    generation: u64,
+    /// Whether huge pages were already asked for this memory.
+    huge: AtomicBool,
+}
+
+impl Table {
+    /// A table of about `mb` mebibytes for keys below `2^key_bits`: the
+    /// largest power-of-two number of entries that fits, at least enough
+    /// for the check to fit beside the data, and never more than there are
+    /// keys.
+    ///
+    /// The memory comes zeroed from the allocator, so pages the search
+    /// never touches cost nothing.
+    ///
+    /// # Panics
+    ///
+    /// If `key_bits` is not between 1 and 64 (a programming error: the
+    /// solver derives it from the board size).
+    pub fn with_mb(mb: usize, key_bits: u32) -> Self {
+        assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
+        let entries = (mb.max(1) as u64) << 20 >> 3;
+        let bits = (63 - entries.leading_zeros())
+            .max((key_bits + 1).saturating_sub(TAG_BITS))
+            .clamp(1, MAX_BITS)
+            .min(key_bits + 1);
+        let check_bits = key_bits + 1 - bits;
+        let generation_bits = TAG_BITS - check_bits;
+        Table {
+            entries: zeroed(1usize << bits),
+            bits,
+            key_bits,
+            check_bits,
+            last_generation: if generation_bits >= 63 {
+                u64::MAX >> 1
+            } else {
+                (1u64 << generation_bits) - 1
+            },
+            generation: 0,
+            huge: AtomicBool::new(false),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the table has no entries (never: it has at least one).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.entries)
+    }
+
+    /// Forgets everything, in constant time while generations last.
+    pub fn clear(&mut self) {
+        if self.generation < self.last_generation {
+            self.generation += 1;
+        } else {
+            // Handing the old memory back and asking for fresh zeroed pages
+            // is far cheaper than writing zeros over a large table.
+            self.entries = zeroed(0);
+            self.entries = zeroed(1usize << self.bits);
+            self.generation = 0;
+            self.huge = AtomicBool::new(false);
+        }
+    }
+
+    /// Asks the kernel to back the table with huge pages from now on.
+    ///
+    /// Every probe lands on a random entry, so with 4 KiB pages nearly every
+    /// probe of a large table also misses the TLB; 2 MiB pages make the page
+    /// walks rare. But a huge page is zeroed whole on first touch, which
+    /// does not pay while the search touches few entries: the solver asks
+    /// only once it has searched enough to fill much of the table.
+    pub fn use_huge_pages(&self) {
+        if !self.huge.swap(true, Ordering::Relaxed) {
+            ask_for_huge_pages(&self.entries);
+        }
+    }
+
+    /// The first entry of the bucket of `key`, and the tag its entry carries.
+    #[inline(always)]
+    fn slot(&self, key: u64) -> (usize, u64) {
+        let h = key.wrapping_mul(SCRAMBLE) & (u64::MAX >> (64 - self.key_bits));
+        let bucket = (h >> self.check_bits) as usize;
+        let check = h & !(u64::MAX << self.check_bits);
+        (bucket * 2, self.generation << self.check_bits | check)
+    }
+
+    /// Whether entry `e` belongs to the current generation.
+    #[inline(always)]
+    fn is_current(&self, e: u64) -> bool {
+        e != 0 && (e >> DATA_BITS) >> self.check_bits == self.generation
+    }
+
+    /// Starts loading the entry of `key` into the cache, so that a later
+    /// [`get`](Self::get) does not wait for memory.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (index, _) = self.slot(key);
+            let entry: *const AtomicU64 = &self.entries[index];
+            // SAFETY: prefetching is only a hint and never faults; SSE is
+            // part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The bounds stored for `key`, if any.
+    #[inline(always)]
+    pub fn get(&self, key: u64) -> Option<Bounds> {
+        let (index, tag) = self.slot(key);
+        // A zeroed entry can match the tag 0, but stored data is never zero.
+        let matches = |e: u64| e != 0 && e >> DATA_BITS == tag;
+        let first = self.entries[index].load(Ordering::Relaxed);
+        if matches(first) {
+            return Some(unpack(first));
+        }
+        let second = self.entries[index + 1].load(Ordering::Relaxed);
+        matches(second).then(|| unpack(second))
+    }
+
+    /// Records that the score of `key`, a position after `moves` moves,
+    /// lies in `lower..=upper`, merging with what is already known about it.
+    #[inline(always)]
+    pub fn put(&self, key: u64, moves: u32, lower: i32, upper: i32, best: Option<usize>) {
+        let (index, tag) = self.slot(key);
+        let (deep, any) = (&self.entries[index], &self.entries[index + 1]);
+        let matches = |e: u64| e != 0 && e >> DATA_BITS == tag;
+        let merged = |old: u64| {
+            let known = unpack(old);
+            tag << DATA_BITS
+                | pack(
+                    moves,
+                    lower.max(known.lower),
+                    upper.min(known.upper),
+                    best.or(known.best),
+                )
+        };
+        let first = deep.load(Ordering::Relaxed);
+        if matches(first) {
+            deep.store(merged(first), Ordering::Relaxed);
+            return;
+        }
+        let second = any.load(Ordering::Relaxed);
+        if matches(second) {
+            any.store(merged(second), Ordering::Relaxed);
+            return;
+        }
+        let new = tag << DATA_BITS | pack(moves, lower, upper, best);
+        if !self.is_current(first) {
+            deep.store(new, Ordering::Relaxed);
+        } else if moves <= moves_of(first) {
+            // The displaced entry still beats whatever the second one holds.
+            any.store(first, Ordering::Relaxed);
+            deep.store(new, Ordering::Relaxed);
+        } else {
+            any.store(new, Ordering::Relaxed);
+        }
+    }
+}
+
+#[inline(always)]
+fn pack(moves: u32, lower: i32, upper: i32, best: Option<usize>) -> u64 {
+    debug_assert!(lower.abs() < SCORE_OFFSET && upper.abs() < SCORE_OFFSET);
+    let mv = best.map_or(0, |c| c as u64 + 1);
+    debug_assert!(mv <= MAX_WIDTH as u64 && moves < 64);
+    (moves as u64) << 18
+        | (mv << 14)
+        | (((lower + SCORE_OFFSET) as u64) << 7)
+        | (upper + SCORE_OFFSET) as u64
+}
+
+#[inline(always)]
+fn moves_of(e: u64) -> u32 {
+    ((e >> 18) & 63) as u32
+}
+
+#[inline(always)]
+fn unpack(e: u64) -> Bounds {
+    let mv = (e >> 14) & 15;
+    Bounds {
+        lower: ((e >> 7) & 127) as i32 - SCORE_OFFSET,
+        upper: (e & 127) as i32 - SCORE_OFFSET,
+        best: (mv != 0).then(|| mv as usize - 1),
+    }
+}
+
+fn zeroed(n: usize) -> Box<[AtomicU64]> {
+    let raw = Box::<[AtomicU64]>::new_zeroed_slice(n);
+    // SAFETY: an all-zero bit pattern is a valid AtomicU64 (it is a plain u64).
+    unsafe { raw.assume_init() }
+}
+
+/// A request only: where the kernel declines, nothing changes.
+#[cfg(target_os = "linux")]
+fn ask_for_huge_pages(entries: &[AtomicU64]) {
+    const HUGE: usize = 2 << 20;
+    let start = entries.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(entries);
+    // madvise wants page-aligned ranges, and only whole huge pages can be huge.
+    let first = start.next_multiple_of(HUGE);
+    let last = end / HUGE * HUGE;
+    if last > first {
+        // SAFETY: the range lies inside memory this table owns, and
+        // MADV_HUGEPAGE changes how it is backed, never its contents.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ask_for_huge_pages(_: &[AtomicU64]) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_powers_of_two_within_limits() {
+        assert_eq!(Table::with_mb(0, 49).len(), 1 << 17);
+        assert_eq!(Table::with_mb(16, 49).len(), 1 << 21);
+        assert_eq!(Table::with_mb(24, 49).len(), 1 << 21);
+        assert_eq!(Table::with_mb(32, 49).bytes(), 32 << 20);
+        // The check of 64-bit keys needs 24 bucket bits beside it.
+        assert_eq!(Table::with_mb(1, 64).len(), 1 << 25);
+        // No more buckets than keys.
+        assert_eq!(Table::with_mb(64, 3).len(), 16);
+    }
+
+    #[test]
+    fn stores_and_merges_bounds() {
+        let t = Table::with_mb(8, 49);
+        assert_eq!(t.get(12345), None);
+        t.put(12345, 9, -3, 5, Some(2));
+        assert_eq!(
+            t.get(12345),
+            Some(Bounds {
+                lower: -3,
+                upper: 5,
+                best: Some(2)
+            })
+        );
+        t.put(12345, 9, 0, 7, None);
+        assert_eq!(
+            t.get(12345),
+            Some(Bounds {
+                lower: 0,
+                upper: 5,
+                best: Some(2)
+            })
+        );
+        // The empty board's key is 0 and must still be storable.
+        t.put(0, 0, -21, 21, None);
+        assert_eq!(t.get(0).map(|b| (b.lower, b.upper)), Some((-21, 21)));
+    }
+
+    #[test]
+    fn keys_sharing_a_bucket_are_told_apart() {
+        for key_bits in [24, 49, 64] {
+            let t = Table::with_mb(8, key_bits);
+            let (b0, _) = t.slot(1);
+            let mut same = (2u64..u64::MAX >> (64 - key_bits)).filter(|&k| t.slot(k).0 == b0);
+            let (k2, k3) = (same.next().expect("a key"), same.next().expect("a key"));
+            t.put(1, 10, 1, 1, None);
+            assert_eq!(t.get(k2), None);
+            // Two positions share a bucket; the earlier one keeps its place.
+            t.put(k2, 12, -2, -2, None);
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1), "{key_bits}");
+            assert_eq!(t.get(k2).map(|b| b.lower), Some(-2));
+            // A third, later one replaces the second only.
+            t.put(k3, 14, 3, 3, None);
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1));
+            assert_eq!(t.get(k2), None);
+            assert_eq!(t.get(k3).map(|b| b.lower), Some(3));
+            // An earlier one takes the first place and pushes the first down.
+            t.put(k2, 2, -2, -2, None);
+            assert_eq!(t.get(k2).map(|b| b.lower), Some(-2));
+            assert_eq!(t.get(1).map(|b| b.lower), Some(1));
+            assert_eq!(t.get(k3), None);
+        }
+    }
+
+    #[test]
+    fn clearing_forgets_through_every_generation() {
+        // 64-bit keys in 2^24 buckets leave no generation bits at all;
+        // 58-bit keys in 2^20 buckets leave two, so the fourth clear replaces
+        // the memory.
+        for key_bits in [64, 58, 49] {
+            let mut t = Table::with_mb(16, key_bits);
+            for round in 0..6 {
+                assert_eq!(t.get(77), None, "{key_bits} bits, round {round}");
+                t.put(77, 5, round, round, None);
+                assert_eq!(t.get(77).map(|b| b.lower), Some(round));
+                t.clear();
+            }
+        }
+        let t = Table::with_mb(8, 49);
+        t.use_huge_pages();
+        t.put(5, 5, 0, 0, None);
+        assert!(t.get(5).is_some());
+    }
+}

@@ -1,0 +1,287 @@
+//! The solver against labelled fixtures and against a plain, unpruned
+//! negamax written here from the rules alone.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use score4::{Position, Solver};
+
+/// Table size for tests: large enough for every fixture set used here,
+/// small enough that parallel tests stay light.
+const TABLE_MB: usize = 64;
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Reads a `MOVES SCORE` fixture file.
+fn fixture(path: PathBuf) -> Vec<(String, i32)> {
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+            (moves.to_string(), score.trim().parse().expect("score"))
+        })
+        .collect()
+}
+
+/// A set of ours, in the repository.
+fn ours(name: &str) -> Vec<(String, i32)> {
+    fixture(repo_root().join("fixtures/solver").join(name))
+}
+
+/// A published set, read in place from the shared folder beside the repository.
+fn shared(name: &str) -> Vec<(String, i32)> {
+    fixture(
+        repo_root()
+            .join("../shared/fixtures/solver/c4-7x6")
+            .join(name),
+    )
+}
+
+/// Solves every position strongly and weakly and compares with the labels.
+fn check_set(set: &[(String, i32)]) {
+    assert!(!set.is_empty());
+    let mut solver = Solver::<7, 6>::with_table_mb(TABLE_MB);
+    let mut wrong = Vec::new();
+    for (moves, expected) in set {
+        let p: Position = moves.parse().expect("fixture positions are valid");
+        let strong = solver.solve(&p);
+        let weak = solver.solve_weak(&p);
+        if strong != *expected || weak != expected.signum() {
+            wrong.push(format!(
+                "{moves}: expected {expected}, got {strong} (weak {weak})"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn fixtures_ply9_14() {
+    check_set(&ours("ply9-14.txt"));
+}
+
+#[test]
+fn fixtures_ply15_22() {
+    check_set(&ours("ply15-22.txt"));
+}
+
+#[test]
+fn fixtures_ply23_32() {
+    check_set(&ours("ply23-32.txt"));
+}
+
+#[test]
+fn fixtures_ply33_40() {
+    check_set(&ours("ply33-40.txt"));
+}
+
+#[test]
+fn c4_endgame_l1() {
+    check_set(&shared("endgame_L1.txt"));
+}
+
+#[test]
+fn c4_midgame_l1() {
+    check_set(&shared("midgame_L1.txt"));
+}
+
+#[test]
+fn c4_midgame_l2() {
+    check_set(&shared("midgame_L2.txt"));
+}
+
+#[test]
+fn c4_opening_l1() {
+    check_set(&shared("opening_L1.txt"));
+}
+
+/// Several threads sharing one table give the same answers as one.
+#[test]
+fn threads_agree_with_the_labels() {
+    let mut solver = Solver::<7, 6>::with_table_mb(TABLE_MB);
+    solver.set_threads(2);
+    let mut set = ours("ply9-14.txt");
+    set.truncate(20);
+    set.extend(shared("opening_L1.txt").into_iter().take(200));
+    for (moves, expected) in set {
+        let p: Position = moves.parse().expect("fixture positions are valid");
+        assert_eq!(solver.solve(&p), expected, "{moves}");
+        assert_eq!(solver.solve_weak(&p), expected.signum(), "{moves}");
+        solver.clear_table();
+    }
+}
+
+/// The score of every move, by trying every continuation: no pruning, no
+/// table, nothing but the rules and the score convention. `memo` only
+/// remembers finished answers (positions by key) so small boards can be
+/// covered completely.
+fn reference_moves<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    memo: &mut Option<HashMap<u64, i32>>,
+) -> [Option<i32>; W] {
+    let cells = (W * H) as i32;
+    let n = p.moves_played() as i32;
+    let mut scores = [None; W];
+    for (col, score) in scores.iter_mut().enumerate() {
+        if !p.can_play(col) {
+            continue;
+        }
+        let child = p.after(col);
+        *score = Some(if child.opponent_has_won() {
+            (cells + 1 - n) / 2
+        } else if child.is_full() {
+            0
+        } else {
+            -reference(&child, memo)
+        });
+    }
+    scores
+}
+
+fn reference<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    memo: &mut Option<HashMap<u64, i32>>,
+) -> i32 {
+    if let Some(&s) = memo.as_ref().and_then(|m| m.get(&p.key())) {
+        return s;
+    }
+    let best = reference_moves(p, memo)
+        .into_iter()
+        .flatten()
+        .max()
+        .expect("an unfinished game has a move");
+    if let Some(m) = memo.as_mut() {
+        m.insert(p.key(), best);
+    }
+    best
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+
+    /// A random game of `len` moves in which nobody has won yet.
+    fn position<const W: usize, const H: usize>(&mut self, len: u32) -> Position<W, H> {
+        'retry: loop {
+            let mut p = Position::<W, H>::new();
+            while p.moves_played() < len {
+                let open: Vec<usize> = p.playable_columns().collect();
+                let col = open[self.below(open.len())];
+                if p.is_winning_move(col) {
+                    continue 'retry;
+                }
+                p.play(col);
+            }
+            return p;
+        }
+    }
+}
+
+/// Compares `solve`, `solve_weak` and `analyze` with the reference.
+fn agree<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    memo: &mut Option<HashMap<u64, i32>>,
+) {
+    let moves = reference_moves(p, memo);
+    let expected = moves.into_iter().flatten().max().expect("moves");
+    assert_eq!(solver.solve(p), expected, "solve\n{p}");
+    assert_eq!(solver.solve_weak(p), expected.signum(), "solve_weak\n{p}");
+    assert_eq!(solver.analyze(p), moves, "analyze\n{p}");
+    let best = solver.best_move(p).expect("a move");
+    assert_eq!(moves[best], Some(expected), "best_move\n{p}");
+}
+
+#[test]
+fn agrees_with_unpruned_negamax_late_in_7x6_games() {
+    let mut rng = Rng(0x5EED_0001);
+    let mut solver = Solver::<7, 6>::with_table_mb(16);
+    for _ in 0..60 {
+        let len = 32 + rng.below(8) as u32;
+        let p = rng.position::<7, 6>(len);
+        agree(&mut solver, &p, &mut None);
+    }
+}
+
+/// Every position of the 4x4 game, each solved by a fresh-table solver
+/// and by one that keeps its table throughout.
+#[test]
+fn agrees_with_negamax_on_every_4x4_position() {
+    let mut memo = Some(HashMap::new());
+    let mut kept = Solver::<4, 4>::with_table_mb(8);
+    let mut seen = HashMap::new();
+    let mut stack = vec![Position::<4, 4>::new()];
+    while let Some(p) = stack.pop() {
+        if seen.insert(p.key(), ()).is_some() {
+            continue;
+        }
+        agree(&mut kept, &p, &mut memo);
+        for col in p.playable_columns() {
+            let child = p.after(col);
+            if !child.is_game_over() {
+                stack.push(child);
+            }
+        }
+    }
+    assert!(seen.len() > 10_000, "walked {} positions", seen.len());
+    let mut fresh = Solver::<4, 4>::with_table_mb(8);
+    assert_eq!(fresh.solve(&Position::new()), 0, "4x4 is a draw");
+}
+
+#[test]
+fn agrees_with_negamax_on_random_5x4_positions() {
+    let mut rng = Rng(0x5EED_0002);
+    let mut memo = Some(HashMap::new());
+    let mut solver = Solver::<5, 4>::with_table_mb(8);
+    agree(&mut solver, &Position::new(), &mut memo);
+    for _ in 0..300 {
+        let len = rng.below(18) as u32;
+        let p = rng.position::<5, 4>(len);
+        solver.clear_table();
+        agree(&mut solver, &p, &mut memo);
+    }
+}
+
+#[test]
+fn agrees_with_negamax_on_random_6x5_positions() {
+    let mut rng = Rng(0x5EED_0003);
+    let mut memo = Some(HashMap::new());
+    let mut solver = Solver::<6, 5>::with_table_mb(16);
+    for _ in 0..40 {
+        let len = 14 + rng.below(14) as u32;
+        let p = rng.position::<6, 5>(len);
+        agree(&mut solver, &p, &mut memo);
+    }
+}
+
+/// The first player wins the empty 7x6 board with its last disc, and only
+/// by starting in the centre. Takes minutes: run with `--ignored`.
+#[test]
+#[ignore]
+fn empty_board() {
+    let mut solver = Solver::<7, 6>::new();
+    let p = Position::new();
+    assert_eq!(solver.solve(&p), 1);
+    assert_eq!(solver.solve_weak(&p), 1);
+    assert_eq!(
+        solver.analyze(&p),
+        [-2, -1, 0, 1, 0, -1, -2].map(Some),
+        "labelled data: the published analysis of the empty board"
+    );
+}
