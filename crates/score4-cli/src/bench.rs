@@ -1,17 +1,247 @@
 //! `score4 bench`: solve labelled fixture files, report speed and correctness.
 
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use score4::bench::{run_set, Sample, Summary};
+use score4::fixture::{self, Labelled};
+use score4::solver::Solver;
+use serde::Serialize;
+
+/// Where the default sets live, relative to the repository root.
+const DEFAULT_DIR: &str = "fixtures/solver";
 
 /// Options of `score4 bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Fixture files (`MOVES SCORE` per line); every set under fixtures/solver if none.
+    /// Fixture files (`MOVES SCORE` per line); every set in fixtures/solver if none.
     files: Vec<PathBuf>,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Solve for the sign only (win, draw or loss) and check the label's sign.
+    #[arg(long)]
+    weak: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = score4::solver::DEFAULT_TABLE_MB)]
+    table_mb: usize,
+    /// Solve only the first N positions of each file.
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Empty the table before each position, as tools without a shared table do.
+    #[arg(long)]
+    fresh_table: bool,
+}
+
+#[derive(Serialize)]
+struct FileReport {
+    file: String,
+    positions: usize,
+    wrong: usize,
+    mean_us: f64,
+    median_us: f64,
+    max_us: f64,
+    mean_nodes: f64,
+    nodes_per_sec: f64,
+    total_s: f64,
+}
+
+#[derive(Serialize)]
+struct WrongAnswer {
+    file: String,
+    line: usize,
+    moves: String,
+    expected: i32,
+    got: i32,
+}
+
+#[derive(Serialize)]
+struct Report {
+    files: Vec<FileReport>,
+    wrong_answers: Vec<WrongAnswer>,
 }
 
 /// Runs the benchmark over every file.
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("score4: bench is not implemented yet");
+pub fn run(args: Args) -> ExitCode {
+    let files = if args.files.is_empty() {
+        match default_files() {
+            Ok(files) => files,
+            Err(message) => return fail(&message),
+        }
+    } else {
+        args.files.clone()
+    };
+    let mut sets = Vec::with_capacity(files.len());
+    for file in &files {
+        match read_set(file, args.limit) {
+            Ok(set) => sets.push((file.display().to_string(), set)),
+            Err(message) => return fail(&message),
+        }
+    }
+
+    let total: usize = sets.iter().map(|(_, set)| set.len()).sum();
+    let bar = ProgressBar::new(total as u64).with_style(
+        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} {elapsed_precise}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+
+    let mut solver = Solver::<7, 6>::with_table_mb(args.table_mb);
+    let mut report = Report {
+        files: Vec::new(),
+        wrong_answers: Vec::new(),
+    };
+    for (name, set) in &sets {
+        bar.set_prefix(name.clone());
+        let samples = run_set(
+            set,
+            args.weak,
+            &mut solver,
+            |solver, p| {
+                solver.reset_nodes();
+                let score = if args.weak {
+                    solver.solve_weak(p)
+                } else {
+                    solver.solve(p)
+                };
+                (score, solver.nodes())
+            },
+            |solver| {
+                bar.inc(1);
+                if args.fresh_table {
+                    solver.clear_table();
+                }
+            },
+        );
+        record(&mut report, name, set, &samples);
+    }
+    bar.finish_and_clear();
+
+    if args.json {
+        match serde_json::to_string(&report) {
+            Ok(json) => println!("{json}"),
+            Err(e) => return fail(&format!("cannot write JSON: {e}")),
+        }
+    } else {
+        print!("{}", table(&report));
+    }
+    if report.wrong_answers.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("score4 bench: {message}");
     ExitCode::from(2)
+}
+
+/// Every `.txt` file in the default directory, sorted by name.
+fn default_files() -> Result<Vec<PathBuf>, String> {
+    let dir = Path::new(DEFAULT_DIR);
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        format!("no files given and cannot read {DEFAULT_DIR} ({e}); run from the repository root or name the files")
+    })?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("no .txt fixture files in {DEFAULT_DIR}"));
+    }
+    Ok(files)
+}
+
+fn read_set(file: &Path, limit: Option<usize>) -> Result<Vec<Labelled>, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut set = fixture::parse::<7, 6>(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    if let Some(limit) = limit {
+        set.truncate(limit);
+    }
+    Ok(set)
+}
+
+fn record(report: &mut Report, name: &str, set: &[Labelled], samples: &[Sample]) {
+    let s = Summary::of(samples);
+    report.files.push(FileReport {
+        file: name.to_string(),
+        positions: s.positions,
+        wrong: s.wrong,
+        mean_us: micros(s.mean),
+        median_us: micros(s.median),
+        max_us: micros(s.max),
+        mean_nodes: s.mean_nodes,
+        nodes_per_sec: s.nodes_per_sec,
+        total_s: s.total.as_secs_f64(),
+    });
+    for (sample, labelled) in samples.iter().zip(set) {
+        if !sample.is_correct() {
+            report.wrong_answers.push(WrongAnswer {
+                file: name.to_string(),
+                line: sample.line,
+                moves: labelled.moves.clone(),
+                expected: sample.expected,
+                got: sample.got,
+            });
+        }
+    }
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// A duration in the unit that keeps three significant digits readable.
+fn human(us: f64) -> String {
+    if us < 1_000.0 {
+        format!("{us:.1} us")
+    } else if us < 1_000_000.0 {
+        format!("{:.2} ms", us / 1e3)
+    } else {
+        format!("{:.2} s", us / 1e6)
+    }
+}
+
+fn table(report: &Report) -> String {
+    let mut out = String::new();
+    let width = report
+        .files
+        .iter()
+        .map(|f| f.file.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>9} {:>5} {:>10} {:>10} {:>10} {:>12} {:>10} {:>9}",
+        "file", "positions", "wrong", "mean", "median", "max", "mean nodes", "Mnodes/s", "total"
+    );
+    for f in &report.files {
+        let _ = writeln!(
+            out,
+            "{:<width$} {:>9} {:>5} {:>10} {:>10} {:>10} {:>12.0} {:>10.2} {:>9}",
+            f.file,
+            f.positions,
+            f.wrong,
+            human(f.mean_us),
+            human(f.median_us),
+            human(f.max_us),
+            f.mean_nodes,
+            f.nodes_per_sec / 1e6,
+            human(f.total_s * 1e6),
+        );
+    }
+    for w in &report.wrong_answers {
+        let _ = writeln!(
+            out,
+            "wrong: {}:{} {} expected {} got {}",
+            w.file, w.line, w.moves, w.expected, w.got
+        );
+    }
+    out
 }

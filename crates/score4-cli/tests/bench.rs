@@ -1,0 +1,86 @@
+//! `score4 bench` as a user runs it: labelled files in, a report out, and a
+//! failing exit status when an answer disagrees with its label.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo_file(path: &str) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    root.join(path).display().to_string()
+}
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_score4"))
+        .arg("bench")
+        .args(["--table-mb", "8"])
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).expect("one JSON object on stdout")
+}
+
+#[test]
+fn json_report_counts_positions_and_nodes() {
+    let file = repo_file("fixtures/solver/ply33-40.txt");
+    for extra in [&[][..], &["--weak"], &["--fresh-table"]] {
+        let mut args = vec!["--json", "--limit", "7", file.as_str()];
+        args.extend_from_slice(extra);
+        let out = bench(&args);
+        assert!(out.status.success(), "{:?} {out:?}", extra);
+        let report = json(&out);
+        let f = &report["files"][0];
+        assert_eq!(f["file"], file.as_str());
+        assert_eq!(f["positions"], 7);
+        assert_eq!(f["wrong"], 0);
+        assert!(f["mean_nodes"].as_f64().expect("number") > 0.0);
+        assert!(f["max_us"].as_f64() >= f["median_us"].as_f64());
+        assert_eq!(report["wrong_answers"].as_array().map(Vec::len), Some(0));
+    }
+}
+
+#[test]
+fn wrong_labels_are_listed_and_fail_the_run() {
+    let dir = std::env::temp_dir().join(format!("score4-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("labels.txt");
+    // 4453 scores -2 (see the solver fixtures); the second label is a lie.
+    std::fs::write(&file, "# comment\n4453 -2\n4453 3\n").expect("write");
+    let path = file.display().to_string();
+
+    let out = bench(&["--json", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json(&out);
+    assert_eq!(report["files"][0]["wrong"], 1);
+    let wrong = &report["wrong_answers"][0];
+    assert_eq!(
+        (wrong["line"].as_u64(), wrong["expected"].as_i64()),
+        (Some(3), Some(3))
+    );
+    assert_eq!(wrong["got"], -2);
+
+    let table = bench(&[&path]);
+    assert_eq!(table.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        text.contains(&format!("wrong: {path}:3 4453 expected 3 got -2")),
+        "{text}"
+    );
+
+    // A weak run compares signs only, so the lie of "3" for a loss still fails.
+    let weak = bench(&["--json", "--weak", &path]);
+    assert_eq!(json(&weak)["files"][0]["wrong"], 1);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_files_are_named() {
+    let out = bench(&["no/such/file.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no/such/file.txt"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
