@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use score4::classic::{self, Request};
+use score4::Solver;
 
 /// The flags that, as a first argument, select the engine protocol.
 pub const FLAGS: &[&str] = &["-debug", "-level", "-perfect"];
@@ -23,11 +24,11 @@ pub fn run(args: &[OsString]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if request.perfect {
-        eprintln!("score4: '-perfect' is not supported yet");
-        return ExitCode::from(2);
-    }
-    let answer = classic::answer(&request);
+    let answer = if request.perfect {
+        classic::answer_perfect(&request, &mut Solver::new())
+    } else {
+        classic::answer(&request)
+    };
     let text = answer.to_string();
     let mut out = std::io::stdout().lock();
     if out

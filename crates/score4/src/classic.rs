@@ -26,9 +26,10 @@
 use std::fmt;
 
 use crate::bitboard::{Bitboard, Standard};
-use crate::board::Board;
+use crate::board::{Board, Colour};
 use crate::error::ParseError;
 use crate::heuristic::{cell_weight, material, open_threes, WIN};
+use crate::solver::Solver;
 
 type G = Standard;
 
@@ -229,6 +230,50 @@ impl fmt::Display for Answer {
 /// ```
 pub fn answer(request: &Request) -> Answer {
     Search::for_level(request.level).answer(&request.board, request.level, request.debug)
+}
+
+/// Answers a `-perfect` request: the move the perfect solver picks (the
+/// fastest win, else a draw, else the slowest loss, the centre-most among
+/// equals), in the same output protocol. The game-over checks and exit
+/// statuses are the classic engine's; the debug lines carry each column's
+/// exact score (the solver's convention, from orange's side) and, as their
+/// depth, the number of empty cells, since the search runs to the end.
+///
+/// ```
+/// use score4::classic::{answer_perfect, Outcome, Request};
+/// use score4::Solver;
+/// // Columns 0 and 4 both win at once: the classic engine takes the
+/// // leftmost, the solver the one nearer the centre.
+/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41", "-perfect"]).unwrap();
+/// let a = answer_perfect(&r, &mut Solver::with_table_mb(1));
+/// assert_eq!(a.outcome, Outcome::Move { column: 4, wins: true });
+/// assert_eq!(a.to_string(), "4\nI win\n\n");
+/// ```
+pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
+    let board = &request.board;
+    let empty = 42 - board.occupied().count();
+    let mut answer = Answer {
+        level: empty,
+        columns: [None; 7],
+        outcome: Outcome::NoMove,
+    };
+    if board.has_four(Colour::Yellow) {
+        answer.outcome = Outcome::YouWin;
+        return answer;
+    }
+    if board.has_four(Colour::Orange) {
+        answer.outcome = Outcome::IWin;
+        return answer;
+    }
+    let scores = solver.analyze(&board.position());
+    if request.debug {
+        answer.columns = scores;
+    }
+    if let Some(column) = Solver::<7, 6>::best_of(&scores) {
+        let wins = board.position().is_winning_move(column);
+        answer.outcome = Outcome::Move { column, wins };
+    }
+    answer
 }
 
 /// Whether a stored value is exact or only bounds the node's value.

@@ -268,7 +268,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the slowest loss; among equals, the one nearest the centre. `None`
     /// if the game is over.
     pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
-        let scores = self.analyze(p);
+        Self::best_of(&self.analyze(p))
+    }
+
+    /// The best move among analysed scores (as [`analyze`](Self::analyze)
+    /// returns them): the highest score, the centre-most among equals.
+    pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {
         let mut best: Option<(i32, usize)> = None;
         for &col in &Self::ORDER {
             if let Some(s) = scores[col] {

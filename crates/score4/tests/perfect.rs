@@ -1,0 +1,68 @@
+//! The engine protocol's `-perfect` mode against labelled positions: the
+//! chosen move must keep the position's exact score, and be the centre-most
+//! such move.
+
+use score4::classic::{answer_perfect, Outcome, Request};
+use score4::{fixture, Geometry, Solver};
+
+type G = Geometry<7, 6>;
+
+/// The Score4 cell tokens of a position, its side to move as orange.
+fn tokens(p: &score4::Position) -> Vec<String> {
+    let mut tokens = Vec::new();
+    for col in 0..7 {
+        for row in 0..6 {
+            let cell = G::cell(col, row);
+            let colour = if p.current().contains(cell) {
+                'o'
+            } else if p.opponent().contains(cell) {
+                'y'
+            } else {
+                continue;
+            };
+            tokens.push(format!("{colour}{}{col}", 5 - row));
+        }
+    }
+    tokens
+}
+
+#[test]
+fn perfect_moves_keep_the_labelled_score() {
+    let text = include_str!("../../../fixtures/solver/ply33-40.txt");
+    let set = fixture::parse::<7, 6>(text).expect("fixture parses");
+    let mut solver = Solver::with_table_mb(8);
+    for labelled in set.iter().take(60) {
+        let mut args = tokens(&labelled.position);
+        args.push("-perfect".into());
+        args.push("-debug".into());
+        let request = Request::parse(&args).expect("cells of a real game parse");
+        let answer = answer_perfect(&request, &mut solver);
+        let scores = answer.columns;
+        let best = scores.iter().flatten().max().copied();
+        assert_eq!(best, Some(labelled.score), "{}", labelled.moves);
+        let Outcome::Move { column, wins } = answer.outcome else {
+            panic!("{}: no move chosen", labelled.moves);
+        };
+        assert_eq!(scores[column], Some(labelled.score));
+        let distance = |c: usize| c.abs_diff(3);
+        for (other, score) in scores.iter().enumerate() {
+            if *score == Some(labelled.score) {
+                assert!(distance(other) >= distance(column), "{}", labelled.moves);
+            }
+        }
+        assert_eq!(wins, labelled.position.is_winning_move(column));
+        assert_eq!(answer.level, 42 - labelled.position.moves_played());
+        let printed = answer.to_string();
+        assert!(printed.ends_with(&format!("{column}\n")) || wins);
+    }
+}
+
+#[test]
+fn perfect_mode_keeps_the_game_over_answers() {
+    let mut solver = Solver::with_table_mb(1);
+    let won =
+        Request::parse(["y53", "y52", "y51", "y50", "o43", "o42", "o41", "-perfect"]).unwrap();
+    assert_eq!(answer_perfect(&won, &mut solver).to_string(), "You win\n\n");
+    let mine = Request::parse(["o53", "o52", "o51", "o50", "-perfect"]).unwrap();
+    assert_eq!(answer_perfect(&mine, &mut solver).exit_status(), 255);
+}
