@@ -30,9 +30,10 @@ pub struct Args {
     /// Threads searching each position in the first half of the game together.
     #[arg(long, value_name = "N", default_value_t = 1)]
     threads: usize,
-    /// Forget the table before each position, to measure each on its own.
-    #[arg(long)]
-    clear_table: bool,
+    /// Empty the table before each position, to measure each on its own
+    /// (the same option as `score4 bench --fresh-table`).
+    #[arg(long, alias = "clear-table")]
+    fresh_table: bool,
 }
 
 /// Solves every position asked for, one output line per input line.
@@ -97,7 +98,7 @@ fn solve_line(solver: &mut Solver<7, 6>, args: &Args, line: &str) -> Result<Stri
             format!("the game is already over: move {} won", p.moves_played())
         });
     }
-    if args.clear_table {
+    if args.fresh_table {
         solver.clear_table();
     }
     solver.reset_nodes();
