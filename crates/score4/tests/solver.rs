@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use score4::fixture::{self, Labelled};
 use score4::{Position, Solver};
 
 /// Table size for tests: large enough for every fixture set used here,
@@ -14,26 +15,20 @@ fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-/// Reads a `MOVES SCORE` fixture file.
-fn fixture(path: PathBuf) -> Vec<(String, i32)> {
+/// Reads a `MOVES SCORE` fixture file with the library's parser.
+fn fixture(path: PathBuf) -> Vec<Labelled> {
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
-            (moves.to_string(), score.trim().parse().expect("score"))
-        })
-        .collect()
+    fixture::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// A set of ours, in the repository.
-fn ours(name: &str) -> Vec<(String, i32)> {
+fn ours(name: &str) -> Vec<Labelled> {
     fixture(repo_root().join("fixtures/solver").join(name))
 }
 
 /// A published set, read in place from the shared folder beside the repository.
-fn shared(name: &str) -> Vec<(String, i32)> {
+fn shared(name: &str) -> Vec<Labelled> {
     fixture(
         repo_root()
             .join("../shared/fixtures/solver/c4-7x6")
@@ -42,14 +37,19 @@ fn shared(name: &str) -> Vec<(String, i32)> {
 }
 
 /// Solves every position strongly and weakly and compares with the labels.
-fn check_set(set: &[(String, i32)]) {
+fn check_set(set: &[Labelled]) {
     assert!(!set.is_empty());
     let mut solver = Solver::<7, 6>::with_table_mb(TABLE_MB);
     let mut wrong = Vec::new();
-    for (moves, expected) in set {
-        let p: Position = moves.parse().expect("fixture positions are valid");
-        let strong = solver.solve(&p);
-        let weak = solver.solve_weak(&p);
+    for Labelled {
+        moves,
+        position: p,
+        score: expected,
+        ..
+    } in set
+    {
+        let strong = solver.solve(p);
+        let weak = solver.solve_weak(p);
         if strong != *expected || weak != expected.signum() {
             wrong.push(format!(
                 "{moves}: expected {expected}, got {strong} (weak {weak})"
@@ -112,8 +112,13 @@ fn threads_agree_with_the_labels() {
     let mut set = ours("ply9-14.txt");
     set.truncate(20);
     set.extend(shared("opening_L1.txt").into_iter().take(200));
-    for (moves, expected) in set {
-        let p: Position = moves.parse().expect("fixture positions are valid");
+    for Labelled {
+        moves,
+        position: p,
+        score: expected,
+        ..
+    } in set
+    {
         assert_eq!(solver.solve(&p), expected, "{moves}");
         assert_eq!(solver.solve_weak(&p), expected.signum(), "{moves}");
         solver.clear_table();
