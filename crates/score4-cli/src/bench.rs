@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long)]
     weak: bool,
     /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = score4::solver::DEFAULT_TABLE_MB)]
+    #[arg(long, value_name = "MB", default_value_t = score4::solver::DEFAULT_TABLE_MB, value_parser = crate::table_mb)]
     table_mb: usize,
     /// Solve only the first N positions of each file.
     #[arg(long, value_name = "N")]

@@ -43,6 +43,19 @@ enum Command {
     Bench(bench::Args),
 }
 
+/// The largest `--table-mb` accepted: 64 GiB. The table is allocated
+/// zeroed, so untouched pages cost nothing, but an allocation the system
+/// refuses would abort the process instead of reporting an error.
+const MAX_TABLE_MB: usize = 1 << 16;
+
+/// Parses `--table-mb`, refusing sizes that cannot be allocated.
+fn table_mb(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(mb) if (1..=MAX_TABLE_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!("expected a size in MiB from 1 to {MAX_TABLE_MB}")),
+    }
+}
+
 /// Whether the arguments after the program name are the engine protocol.
 fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool {
     let name = Path::new(program).file_stem().and_then(|s| s.to_str());

@@ -25,7 +25,7 @@ pub struct Args {
     stats: bool,
     /// Transposition table size in MiB (a power of two is used as is,
     /// others are rounded down).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB, value_parser = crate::table_mb)]
     table_mb: usize,
     /// Threads searching each position in the first half of the game together.
     #[arg(long, value_name = "N", default_value_t = 1)]

@@ -84,3 +84,18 @@ fn bad_files_are_named() {
     assert!(err.contains("no/such/file.txt"), "{err}");
     assert_eq!(err.lines().count(), 1);
 }
+
+#[test]
+fn impossible_table_sizes_are_refused_not_aborted() {
+    for size in ["0", "99999999999", "lots"] {
+        for command in ["bench", "solve"] {
+            let out = Command::new(env!("CARGO_BIN_EXE_score4"))
+                .args([command, "--table-mb", size, "4453"])
+                .output()
+                .expect("the binary runs");
+            assert_eq!(out.status.code(), Some(2), "{command} --table-mb {size}");
+            assert!(out.stdout.is_empty());
+            assert!(String::from_utf8_lossy(&out.stderr).contains("--table-mb"));
+        }
+    }
+}
