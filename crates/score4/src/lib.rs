@@ -9,13 +9,15 @@
 //! - [`classic`]: the classic engine's protocol request, search and answer.
 //! - [`error`]: what can be wrong with user input.
 //! - [`solver`]: the perfect solver, over the transposition table in [`table`].
-//! - [`fixture`] and [`bench`]: labelled position sets and timing them.
+//! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
 //!
 //! ```
 //! use score4::Position;
 //! let p: Position = "4453".parse().unwrap();
 //! assert!(!p.can_win_next());
 //! ```
+
+#![warn(missing_docs)]
 
 pub mod bench;
 pub mod bitboard;
