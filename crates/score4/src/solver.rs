@@ -575,7 +575,9 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                 next & !(threats >> 1)
             };
             if replies.is_empty() {
+                // The caller searches nothing more, so the order is moot.
                 winning = cell;
+                break;
             }
             let rank = if hint == Some(col) {
                 u32::MAX
