@@ -457,7 +457,14 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             hint = known.best.map(unmirror);
         }
 
-        let moves = self.ordered_moves(p, candidates, hint);
+        let (moves, winning) = self.ordered_moves(p, candidates, hint);
+        if winning.any() {
+            // The opponent loses whatever it plays: as fast a win as the
+            // bounds allow, found without searching any move.
+            let col = Geometry::<W, H>::column_of(winning);
+            self.table.put(key, n as u32, max, max, Some(unmirror(col)));
+            return max;
+        }
         // Each child's entry is a cache miss; starting them all now overlaps
         // the waits (measured: a quarter faster). The first child is looked
         // up at once anyway.
@@ -528,26 +535,54 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     }
 
     /// The candidate cells in the order to search them: the table's best
-    /// move, then the others by how many winning cells they create, ties
-    /// broken centre first. Unused slots at the end are empty cells.
+    /// move, then the others by how many winning cells they create that
+    /// are not dead, ties broken centre first. Unused slots at the end are empty cells.
+    ///
+    /// Also a cell (else none) after which the opponent has no move that
+    /// does not lose at once: the threats it takes to rank a move tell
+    /// that too, for nearly nothing.
     #[inline(always)]
     fn ordered_moves(
         &self,
         p: &Position<W, H>,
         candidates: Bitboard,
         hint: Option<usize>,
-    ) -> [(Bitboard, u32); W] {
+    ) -> ([(Bitboard, u32); W], Bitboard) {
         let mut moves = [(Bitboard::EMPTY, 0u32); W];
         let mut len = 0;
+        // A threat directly above an opponent's threat is nearly worthless:
+        // whoever fills the cell below, the opponent wins there or blocks
+        // the threat next. Leaving such threats out of the count orders
+        // moves better (measured: a twentieth fewer positions).
+        let dead = p.opponent_winning_cells() << 1;
+        let playable = p.playable();
+        let mut winning = Bitboard::EMPTY;
         for &col in &self.order {
             let cell = candidates & Geometry::<W, H>::column(col);
             if cell.is_empty() {
                 continue;
             }
+            let occupied = p.occupied() | cell;
+            let threats = Geometry::<W, H>::winning_cells(p.current() | cell) & !occupied;
+            // The opponent's non-losing moves (see Position::non_losing_moves).
+            let next = (playable ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
+            let forced = next & threats;
+            let replies = if forced.has_several() {
+                Bitboard::EMPTY
+            } else if forced.any() {
+                forced & !(threats >> 1)
+            } else {
+                next & !(threats >> 1)
+            };
+            if replies.is_empty() {
+                // The caller searches nothing more, so the order is moot.
+                winning = cell;
+                break;
+            }
             let rank = if hint == Some(col) {
                 u32::MAX
             } else {
-                p.threats_after(cell)
+                (threats & !dead).count()
             };
             // Insertion sort, stable so that equal ranks stay centre first.
             let mut i = len;
@@ -558,7 +593,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             moves[i] = (cell, rank);
             len += 1;
         }
-        moves
+        (moves, winning)
     }
 }
 
