@@ -88,7 +88,10 @@ pub fn run(args: Args) -> ExitCode {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
 
-    let mut solver = Solver::<7, 6>::with_table_mb(args.table_mb);
+    let mut solver = match Solver::<7, 6>::try_with_table_mb(args.table_mb) {
+        Ok(solver) => solver,
+        Err(e) => return fail(&format!("--table-mb {}: {e}", args.table_mb)),
+    };
     let mut report = Report {
         files: Vec::new(),
         wrong_answers: Vec::new(),

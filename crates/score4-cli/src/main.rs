@@ -43,10 +43,13 @@ enum Command {
     Bench(bench::Args),
 }
 
-/// The largest `--table-mb` accepted: 64 GiB. The table is allocated
-/// zeroed, so untouched pages cost nothing, but an allocation the system
-/// refuses would abort the process instead of reporting an error.
+/// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
+/// refuses are reported when the table is made.
 const MAX_TABLE_MB: usize = 1 << 16;
+
+/// The most threads `--threads` accepts: far more than lazy SMP gains from,
+/// few enough that the system starts them all.
+const MAX_THREADS: i64 = 256;
 
 /// Parses `--table-mb`, refusing sizes that cannot be allocated.
 fn table_mb(text: &str) -> Result<usize, String> {

@@ -28,8 +28,9 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB, value_parser = crate::table_mb)]
     table_mb: usize,
     /// Threads searching each position in the first half of the game together.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    threads: usize,
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
+    threads: u16,
     /// Empty the table before each position, to measure each on its own
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
@@ -38,8 +39,14 @@ pub struct Args {
 
 /// Solves every position asked for, one output line per input line.
 pub fn run(args: Args) -> ExitCode {
-    let mut solver = Solver::<7, 6>::with_table_mb(args.table_mb);
-    solver.set_threads(args.threads);
+    let mut solver = match Solver::<7, 6>::try_with_table_mb(args.table_mb) {
+        Ok(solver) => solver,
+        Err(e) => {
+            eprintln!("score4: --table-mb {}: {e}", args.table_mb);
+            return ExitCode::from(2);
+        }
+    };
+    solver.set_threads(args.threads.into());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;

@@ -99,3 +99,33 @@ fn impossible_table_sizes_are_refused_not_aborted() {
         }
     }
 }
+
+#[test]
+fn tables_larger_than_memory_fail_cleanly_or_work() {
+    // 64 GiB: whether the system grants it depends on its overcommit policy,
+    // but either the solve answers or one line says why; never an abort.
+    // Thread counts beyond the limit are refused the same way.
+    let out = Command::new(env!("CARGO_BIN_EXE_score4"))
+        .args(["solve", "--table-mb", "65536", "445566"])
+        .output()
+        .expect("the binary runs");
+    match out.status.code() {
+        Some(0) => assert_eq!(String::from_utf8_lossy(&out.stdout), "445566 18\n"),
+        Some(2) => {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.stdout.is_empty());
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("cannot allocate"), "{err}");
+        }
+        other => panic!("exit status {other:?}"),
+    }
+    for threads in ["0", "257", "100000", "many"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_score4"))
+            .args(["solve", "--threads", threads, "445566"])
+            .output()
+            .expect("the binary runs");
+        assert_eq!(out.status.code(), Some(2), "--threads {threads}");
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--threads"));
+    }
+}

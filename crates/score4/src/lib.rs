@@ -35,3 +35,4 @@ pub use board::{Board, Colour};
 pub use error::ParseError;
 pub use position::Position;
 pub use solver::{SolveError, Solver, DEFAULT_TABLE_MB};
+pub use table::TableError;

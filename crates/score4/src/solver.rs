@@ -26,7 +26,7 @@ use thiserror::Error;
 
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
-use crate::table::Table;
+use crate::table::{Table, TableError};
 
 /// Table size of [`Solver::new`], in mebibytes.
 ///
@@ -115,14 +115,28 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// A solver whose table takes about `mb` mebibytes (rounded down to a
     /// power of two; at least 1 MiB, more on boards whose keys need it).
+    ///
+    /// # Panics
+    ///
+    /// If the system will not allocate the table; for sizes chosen by a
+    /// user, use [`try_with_table_mb`](Self::try_with_table_mb).
     pub fn with_table_mb(mb: usize) -> Self {
+        match Self::try_with_table_mb(mb) {
+            Ok(solver) => solver,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`with_table_mb`](Self::with_table_mb), but a table the system
+    /// will not allocate is an error.
+    pub fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
         let () = Self::VALID;
-        Solver {
-            table: Table::with_mb(mb, Self::KEY_BITS),
+        Ok(Solver {
+            table: Table::try_with_mb(mb, Self::KEY_BITS)?,
             searched: 0,
             searched_at_reset: 0,
             threads: 1,
-        }
+        })
     }
 
     /// Searches positions in the first half of the game with `threads`
@@ -305,8 +319,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             (search.finished().then_some(score), search.nodes)
         };
         let (mine, helpers) = std::thread::scope(|scope| {
+            // A helper the system will not start is simply missing: the
+            // main search alone still answers.
             let helpers: Vec<_> = (1..self.threads)
-                .map(|i| scope.spawn(move || run(Self::helper_order(i))))
+                .filter_map(|i| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || run(Self::helper_order(i)))
+                        .ok()
+                })
                 .collect();
             let mine = run(Self::ORDER);
             let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();

@@ -41,6 +41,17 @@ const SCORE_OFFSET: i32 = 64;
 /// Fibonacci hashing constant (2^64 / golden ratio, odd).
 const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// Why a table could not be made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The system would not allocate the memory.
+    #[error("cannot allocate a table of {bytes} bytes")]
+    OutOfMemory {
+        /// The size asked for.
+        bytes: usize,
+    },
+}
+
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
@@ -81,18 +92,28 @@ impl Table {
     /// # Panics
     ///
     /// If `key_bits` is not between 1 and 64 (a programming error: the
-    /// solver derives it from the board size).
+    /// solver derives it from the board size), or if the memory cannot be
+    /// had: see [`try_with_mb`](Self::try_with_mb).
     pub fn with_mb(mb: usize, key_bits: u32) -> Self {
+        match Self::try_with_mb(mb, key_bits) {
+            Ok(table) => table,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`with_mb`](Self::with_mb), but a size the system will not
+    /// allocate is an error rather than a panic.
+    pub fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError> {
         assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
-        let entries = (mb.max(1) as u64) << 20 >> 3;
+        let entries = (mb.clamp(1, 1 << 40) as u64) << 20 >> 3;
         let bits = (63 - entries.leading_zeros())
             .max((key_bits + 1).saturating_sub(TAG_BITS))
             .clamp(1, MAX_BITS)
             .min(key_bits + 1);
         let check_bits = key_bits + 1 - bits;
         let generation_bits = TAG_BITS - check_bits;
-        Table {
-            entries: zeroed(1usize << bits),
+        Ok(Table {
+            entries: zeroed(1usize << bits)?,
             bits,
             key_bits,
             check_bits,
@@ -103,7 +124,7 @@ impl Table {
             },
             generation: 0,
             huge: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Number of entries.
@@ -128,8 +149,9 @@ impl Table {
         } else {
             // Handing the old memory back and asking for fresh zeroed pages
             // is far cheaper than writing zeros over a large table.
-            self.entries = zeroed(0);
-            self.entries = zeroed(1usize << self.bits);
+            self.entries = Box::new([]);
+            // The same size was allocated before, and was just given back.
+            self.entries = zeroed(1usize << self.bits).unwrap_or_else(|e| panic!("{e}"));
             self.generation = 0;
             self.huge = AtomicBool::new(false);
         }
@@ -260,10 +282,22 @@ fn unpack(e: u64) -> Bounds {
     }
 }
 
-fn zeroed(n: usize) -> Box<[AtomicU64]> {
-    let raw = Box::<[AtomicU64]>::new_zeroed_slice(n);
-    // SAFETY: an all-zero bit pattern is a valid AtomicU64 (it is a plain u64).
-    unsafe { raw.assume_init() }
+/// `n` zeroed entries, or an error if the allocator refuses them.
+fn zeroed(n: usize) -> Result<Box<[AtomicU64]>, TableError> {
+    let bytes = n.saturating_mul(std::mem::size_of::<AtomicU64>());
+    let too_big = || TableError::OutOfMemory { bytes };
+    let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| too_big())?;
+    if layout.size() == 0 {
+        return Ok(Box::new([]));
+    }
+    // SAFETY: the layout has a non-zero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    if ptr.is_null() {
+        return Err(too_big());
+    }
+    // SAFETY: the pointer comes from the global allocator with the layout of
+    // `[AtomicU64; n]`, and all-zero bits are a valid AtomicU64 (a plain u64).
+    Ok(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)) })
 }
 
 /// A request only: where the kernel declines, nothing changes.
