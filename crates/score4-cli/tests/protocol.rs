@@ -261,10 +261,9 @@ fn malformed_input_is_rejected_naming_the_token() {
         (&["o63"], "o63"),
         (&["o93"], "o93"),
         (&["o57"], "o57"),
-        (&["o53", "hello"], "hello"),
-        (&["-verbose", "o53"], "-verbose"),
-        (&["x53"], "x53"),
         (&["o5"], "o5"),
+        (&["o533", "-verbose"], "o533"),
+        (&["hello", "yes"], "yes"),
         (&["o53", "-level"], "-level"),
         (&["-level", "seven", "o53"], "seven"),
         (&["-level", "0"], "'0'"),
@@ -288,4 +287,48 @@ fn malformed_input_is_rejected_naming_the_token() {
         }
         std::fs::remove_dir_all(dir).expect("clean up");
     }
+}
+
+#[test]
+fn unknown_tokens_are_ignored_as_by_the_original() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(12);
+    let noise = [
+        "hello", "-verbose", "x53", "-Debug", "--level", "12", "", "O53", "-",
+    ];
+    let (dir, exe) = engine_exe();
+    for i in 0..40 {
+        let discs = rng.below(43) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        let mut args = tokens(&g, &mut rng);
+        if i % 2 == 0 {
+            args.push("-debug".into());
+        }
+        let (expected, status) = oracle.run(&g, 7, i % 2 == 0);
+        let mut noisy = args.clone();
+        for token in noise {
+            let at = rng.below(noisy.len() as u64 + 1) as usize;
+            noisy.insert(at, token.to_string());
+        }
+        let subcommand: Vec<String> = std::iter::once("engine".to_string())
+            .chain(noisy.iter().cloned())
+            .collect();
+        for (bin, args) in [
+            (exe.as_path(), &args),
+            (exe.as_path(), &noisy),
+            (Path::new(BIN), &subcommand),
+        ] {
+            let out = run(bin, args);
+            assert_eq!(
+                (
+                    String::from_utf8_lossy(&out.stdout).as_ref(),
+                    out.status.code()
+                ),
+                (expected.as_str(), Some(status as i32)),
+                "args {args:?}"
+            );
+            assert!(out.stderr.is_empty(), "args {args:?}");
+        }
+    }
+    std::fs::remove_dir_all(dir).expect("clean up");
 }

@@ -48,10 +48,10 @@ impl Board {
         let colour = match bytes.first() {
             Some(b'o') => Colour::Orange,
             Some(b'y') => Colour::Yellow,
-            _ => return Err(ParseError::UnknownToken(token.to_string())),
+            _ => return Err(ParseError::MalformedCell(token.to_string())),
         };
         if bytes.len() != 3 || !bytes[1].is_ascii_digit() || !bytes[2].is_ascii_digit() {
-            return Err(ParseError::UnknownToken(token.to_string()));
+            return Err(ParseError::MalformedCell(token.to_string()));
         }
         let (row, col) = ((bytes[1] - b'0') as usize, (bytes[2] - b'0') as usize);
         if row >= Self::HEIGHT || col >= Self::WIDTH {
@@ -172,10 +172,10 @@ mod tests {
     #[test]
     fn bad_cells_are_named() {
         let err = |tokens: &[&str]| Board::from_cells(tokens.iter()).unwrap_err();
-        assert_eq!(err(&["x53"]), ParseError::UnknownToken("x53".into()));
-        assert_eq!(err(&["o5"]), ParseError::UnknownToken("o5".into()));
-        assert_eq!(err(&["o533"]), ParseError::UnknownToken("o533".into()));
-        assert_eq!(err(&["o5a"]), ParseError::UnknownToken("o5a".into()));
+        assert_eq!(err(&["x53"]), ParseError::MalformedCell("x53".into()));
+        assert_eq!(err(&["o5"]), ParseError::MalformedCell("o5".into()));
+        assert_eq!(err(&["o533"]), ParseError::MalformedCell("o533".into()));
+        assert_eq!(err(&["o5a"]), ParseError::MalformedCell("o5a".into()));
         assert_eq!(err(&["o63"]), ParseError::CellOutOfRange("o63".into()));
         assert_eq!(err(&["o57"]), ParseError::CellOutOfRange("o57".into()));
         assert_eq!(

@@ -94,15 +94,19 @@ impl Request {
     /// Reads the protocol's arguments: cell tokens in any order, `-debug`,
     /// `-perfect` and `-level N` anywhere (the last `-level` counts).
     ///
-    /// Unlike the original, which ignores what it does not know, every other
-    /// token is an error, as is a `-level` without a value from 1 to
-    /// [`MAX_LEVEL`]; the error names the offending token.
+    /// Any other token is skipped, as the original skips it, unless it
+    /// starts with `o` or `y`: those are meant as cells, so one that is not
+    /// a cell on the board is an error rather than a disc silently lost.
+    /// So are a floating disc, a cell given twice, and a `-level` without a
+    /// value from 1 to [`MAX_LEVEL`]; the error names the offending token.
     ///
     /// ```
     /// use score4::classic::Request;
     /// let r = Request::parse(["o53", "-level", "3", "y43", "-debug"]).unwrap();
     /// assert_eq!((r.level, r.debug, r.perfect), (3, true, false));
+    /// assert_eq!(Request::parse(["o53", "-verbose"]), Request::parse(["o53"]));
     /// assert!(Request::parse(["o53", "-level"]).is_err());
+    /// assert!(Request::parse(["o5"]).is_err());
     /// ```
     pub fn parse<I, S>(args: I) -> Result<Self, ParseError>
     where
@@ -123,7 +127,8 @@ impl Request {
                         .ok_or_else(|| ParseError::BadLevel("-level".to_string()))?;
                     level = parse_level(value.as_ref())?;
                 }
-                _ => cells.push(arg),
+                token if token.starts_with(['o', 'y']) => cells.push(arg),
+                _ => {}
             }
         }
         let board = Board::from_cells(cells)?;
@@ -652,13 +657,28 @@ mod tests {
                 ParseError::BadLevel(level.into())
             );
         }
-        assert_eq!(bad(&["-Debug"]), ParseError::UnknownToken("-Debug".into()));
-        assert_eq!(bad(&["o53", "x"]), ParseError::UnknownToken("x".into()));
+        assert_eq!(bad(&["o5"]), ParseError::MalformedCell("o5".into()));
+        assert_eq!(bad(&["yes"]), ParseError::MalformedCell("yes".into()));
         assert_eq!(bad(&["o73"]), ParseError::CellOutOfRange("o73".into()));
         assert_eq!(bad(&["o43"]), ParseError::FloatingDisc("o43".into()));
         assert_eq!(
             bad(&["o53", "y53"]),
             ParseError::DuplicateCell("y53".into())
+        );
+    }
+
+    #[test]
+    fn unknown_tokens_are_skipped() {
+        let plain = parse(&["o53", "-level", "3", "y43"]).unwrap();
+        let noisy = [
+            "x53", "-Debug", "--level", "-verbose", "12", "", "O53", "hello", "o53", "-level", "3",
+            "y43",
+        ];
+        assert_eq!(parse(&noisy).unwrap(), plain);
+        // `-level` takes the next token as its value, whatever it is.
+        assert_eq!(
+            parse(&["-level", "-verbose", "5"]).unwrap_err(),
+            ParseError::BadLevel("-verbose".into())
         );
     }
 
