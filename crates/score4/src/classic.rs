@@ -33,10 +33,6 @@ use crate::solver::Solver;
 
 type G = Standard;
 
-/// The deepest `-level` accepted. The board has 42 cells, so deeper levels
-/// only change the depth printed and the win-distance shift.
-pub const MAX_LEVEL: u32 = 99;
-
 /// The search depth when no `-level` is given.
 pub const DEFAULT_LEVEL: u32 = 7;
 
@@ -46,13 +42,16 @@ pub const DEFAULT_LEVEL: u32 = 7;
 pub const NO_MOVE: i32 = 10_000_000;
 
 /// Where the depth goes in a table tag: position keys (`current + mask`)
-/// stay below bit 49, so depths up to [`MAX_DEPTH`] fit above them.
+/// stay below bit 49, so depths up to [`MAX_LEVEL`] fit above them.
 const DEPTH_SHIFT: u32 = 49;
 
-/// The deepest search [`Search::answer`] runs; its depth must fit a table
-/// tag. A board has 42 cells, so deeper searches differ only in the
-/// printed depth and the win-distance shift, and take impossibly long.
-pub const MAX_DEPTH: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+/// The deepest `-level` accepted: the largest depth a table tag holds.
+/// Beyond the empty cells a deeper level still changes the answer, as the
+/// win-distance shift grows with it, so levels are not capped at the board
+/// size; this bound keeps every shifted value far from overflow and below
+/// the no-move value, as in the original.
+pub const MAX_LEVEL: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+const _: () = assert!(WIN + MAX_LEVEL as i32 + 1 < NO_MOVE);
 
 /// Larger than every value a node can take.
 const INF: i32 = 100_000_000;
@@ -368,9 +367,9 @@ impl Search {
     /// Answers for `board` at `level`, with every root column's value when
     /// `debug` is set. The protocol only asks for levels 1..=[`MAX_LEVEL`];
     /// level 0 behaves as the original's (one ply, printed as depth 0), and
-    /// levels beyond [`MAX_DEPTH`] are searched as that depth.
+    /// deeper levels are searched, and printed, as [`MAX_LEVEL`].
     pub fn answer(&mut self, board: &Board, level: u32, debug: bool) -> Answer {
-        let level = level.min(MAX_DEPTH);
+        let level = level.min(MAX_LEVEL);
         let (orange, yellow) = (board.orange().0, board.yellow().0);
         let mut answer = Answer {
             level,
@@ -642,6 +641,9 @@ mod tests {
         assert_eq!(r.board, Board::default());
         assert!(parse(&["-perfect", "o53"]).unwrap().perfect);
         assert_eq!(parse(&["-level", "099"]).unwrap().level, 99);
+        assert_eq!(parse(&["-level", "100"]).unwrap().level, 100);
+        let max = MAX_LEVEL.to_string();
+        assert_eq!(parse(&["-level", &max]).unwrap().level, MAX_LEVEL);
     }
 
     #[test]
@@ -651,7 +653,8 @@ mod tests {
             bad(&["o53", "-level"]),
             ParseError::BadLevel("-level".into())
         );
-        for level in ["0", "100", "abc", "", "-3", "+3", "7x", "99999999999"] {
+        let above = (MAX_LEVEL + 1).to_string();
+        for level in ["0", &above, "abc", "", "-3", "+3", "7x", "99999999999"] {
             assert_eq!(
                 bad(&["-level", level, "o53"]),
                 ParseError::BadLevel(level.into())

@@ -2,7 +2,7 @@
 
 mod support;
 
-use score4::classic::{answer, Request, Search};
+use score4::classic::{answer, Request, Search, MAX_LEVEL};
 use score4::heuristic;
 use score4::Board;
 use support::{random_grid, tokens, Grid, Oracle, Rng};
@@ -181,7 +181,13 @@ fn deep_levels_on_nearly_full_boards_match_the_model() {
             continue;
         }
         searched += 1;
-        let level = 8 + rng.below(92) as u32;
+        // Levels beyond the empty cells still shift win values, up to the
+        // largest level the protocol accepts.
+        let level = match searched % 3 {
+            0 => 8 + rng.below(92) as u32,
+            1 => 100 + rng.below(1000) as u32,
+            _ => MAX_LEVEL,
+        };
         let got = Search::for_level(level).answer(&board, level, true);
         assert_eq!(
             (got.to_string(), got.exit_status()),
