@@ -38,9 +38,9 @@ type G = Standard;
 
 impl Board {
     /// Rows of the board.
-    pub const HEIGHT: usize = 6;
+    pub const HEIGHT: usize = G::HEIGHT;
     /// Columns of the board.
-    pub const WIDTH: usize = 7;
+    pub const WIDTH: usize = G::WIDTH;
 
     /// Reads one cell token: its colour and its cell.
     pub fn parse_cell(token: &str) -> Result<(Colour, Bitboard), ParseError> {
@@ -149,7 +149,7 @@ impl Board {
 /// Orange as `X`, yellow as `O`, columns numbered 0..6 as in the protocol.
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        render::<7, 6>(f, self.orange, self.yellow, 0)
+        render::<{ G::WIDTH }, { G::HEIGHT }>(f, self.orange, self.yellow, 0)
     }
 }
 

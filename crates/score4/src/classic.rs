@@ -42,8 +42,8 @@ pub const DEFAULT_LEVEL: u32 = 7;
 pub const NO_MOVE: i32 = 10_000_000;
 
 /// Where the depth goes in a table tag: position keys (`current + mask`)
-/// stay below bit 49, so depths up to [`MAX_LEVEL`] fit above them.
-const DEPTH_SHIFT: u32 = 49;
+/// stay below it, so depths up to [`MAX_LEVEL`] fit above them.
+const DEPTH_SHIFT: u32 = G::LAYOUT_BITS;
 
 /// The deepest `-level` accepted: the largest depth a table tag holds.
 /// Beyond the empty cells a deeper level still changes the answer, as the
@@ -70,10 +70,20 @@ const MAX_TABLE_BITS: u32 = 22;
 /// Columns from the centre out: central discs sit in more windows, so their
 /// moves tend to score best and cut the search earliest. Sorting moves by
 /// static score or by a history of cut-offs searched more nodes.
-const CENTRE_FIRST: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
+const CENTRE_FIRST: [usize; WIDTH] = G::CENTRE_FIRST;
 
+const WIDTH: usize = G::WIDTH;
 const BOTTOM: u64 = G::BOTTOM.0;
 const BOARD: u64 = G::BOARD.0;
+
+/// A table slot's data: the value in the low 32 bits, the bound above it,
+/// then the best column.
+const BOUND_SHIFT: u32 = 32;
+const COLUMN_SHIFT: u32 = 36;
+/// The best column's field; its all-ones value, never a column, means none.
+const COLUMN_MASK: u64 = 7;
+const NO_COLUMN: usize = COLUMN_MASK as usize;
+const _: () = assert!(WIDTH <= NO_COLUMN, "a column must fit a table slot");
 
 /// One engine invocation, read from the protocol's arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,7 +171,7 @@ pub enum Outcome {
     IWin,
     /// The engine plays `column`; `wins` if that completes four for orange.
     Move {
-        /// The column played, 0..6.
+        /// The column played, 0-based from the left.
         column: usize,
         /// Whether the move completes four orange discs in a row.
         wins: bool,
@@ -178,7 +188,7 @@ pub struct Answer {
     pub level: u32,
     /// The exact value of each root column that was fully searched, filled
     /// only for a debug request: the original prints one line per entry.
-    pub columns: [Option<i32>; 7],
+    pub columns: [Option<i32>; WIDTH],
     /// What to print after the debug lines.
     pub outcome: Outcome,
 }
@@ -255,10 +265,10 @@ pub fn answer(request: &Request) -> Answer {
 /// ```
 pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
     let board = &request.board;
-    let empty = 42 - board.occupied().count();
+    let empty = G::CELLS - board.occupied().count();
     let mut answer = Answer {
         level: empty,
-        columns: [None; 7],
+        columns: [None; WIDTH],
         outcome: Outcome::NoMove,
     };
     if board.has_four(Colour::Yellow) {
@@ -273,7 +283,7 @@ pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
     if request.debug {
         answer.columns = scores;
     }
-    if let Some(column) = Solver::<7, 6>::best_of(&scores) {
+    if let Some(column) = <Solver>::best_of(&scores) {
         let wins = board.position().is_winning_move(column);
         answer.outcome = Outcome::Move { column, wins };
     }
@@ -319,12 +329,13 @@ impl Table {
         if stored != tag {
             return None;
         }
-        let bound = match (data >> 32) & 3 {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some((data as u32 as i32, bound, (data >> 36) as usize & 7))
+        let column = ((data >> COLUMN_SHIFT) & COLUMN_MASK) as usize;
+        Some((data as u32 as i32, bound, column))
     }
 
     #[inline(always)]
@@ -332,7 +343,9 @@ impl Table {
         let i = self.slot(tag);
         self.slots[i] = [
             tag,
-            (value as u32 as u64) | ((bound as u64) << 32) | ((column as u64) << 36),
+            (value as u32 as u64)
+                | ((bound as u64) << BOUND_SHIFT)
+                | ((column as u64 & COLUMN_MASK) << COLUMN_SHIFT),
         ];
     }
 }
@@ -373,7 +386,7 @@ impl Search {
         let (orange, yellow) = (board.orange().0, board.yellow().0);
         let mut answer = Answer {
             level,
-            columns: [None; 7],
+            columns: [None; WIDTH],
             outcome: Outcome::NoMove,
         };
         if G::has_four(Bitboard(yellow)) {
@@ -392,13 +405,13 @@ impl Search {
         let wins = G::winning_cells(Bitboard(orange)).0 & playable;
         // The original stops at the first winning column, so only the
         // columns to its left are fully searched.
-        let first_win = (0..7).find(|&c| wins & G::column(c).0 != 0);
+        let first_win = (0..WIDTH).find(|&c| wins & G::column(c).0 != 0);
         if let Some(column) = first_win {
             answer.outcome = Outcome::Move { column, wins: true };
         }
         if debug {
             let mut best: Option<(i32, usize)> = None;
-            for column in 0..first_win.unwrap_or(7) {
+            for column in 0..first_win.unwrap_or(WIDTH) {
                 let cell = playable & G::column(column).0;
                 if cell == 0 {
                     continue;
@@ -517,7 +530,7 @@ impl Search {
         }
         let opp_wins = G::winning_cells(Bitboard(opp)).0;
 
-        let mut hint = usize::MAX;
+        let mut hint = NO_COLUMN;
         if let Some((value, bound, column)) = self.table.get(tag) {
             match bound {
                 Bound::Exact => return value,
@@ -546,9 +559,9 @@ impl Search {
         };
         alpha = alpha.max(best);
         if best < beta {
-            let mut order = [0usize; 8];
+            let mut order = [0usize; WIDTH];
             let mut n = 0;
-            if hint < 7 && candidates & G::column(hint).0 != 0 {
+            if hint < WIDTH && candidates & G::column(hint).0 != 0 {
                 order[0] = hint;
                 n = 1;
             }
@@ -580,7 +593,7 @@ impl Search {
         } else {
             Bound::Exact
         };
-        self.table.put(tag, best, bound, best_column & 7);
+        self.table.put(tag, best, bound, best_column);
         best
     }
 }
@@ -689,7 +702,7 @@ mod tests {
     fn answers_print_as_the_original() {
         let mut a = Answer {
             level: 7,
-            columns: [None; 7],
+            columns: [None; WIDTH],
             outcome: Outcome::Move {
                 column: 4,
                 wins: false,
@@ -708,7 +721,7 @@ mod tests {
             "Depth 7, placing on 0, score:-1000007\nDepth 7, placing on 2, score:13\n2\nI win\n\n"
         );
         assert_eq!(a.exit_status(), 255);
-        a.columns = [None; 7];
+        a.columns = [None; WIDTH];
         for (outcome, text) in [
             (Outcome::YouWin, "You win\n\n"),
             (Outcome::IWin, "I win\n\n"),
