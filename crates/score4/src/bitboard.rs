@@ -297,6 +297,14 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
         cell.0.trailing_zeros() as usize % (H + 1)
     }
 
+    /// The cells of `discs` that rest neither on the bottom row nor on
+    /// another disc of `discs`. A set of board cells reached by dropping
+    /// discs has none.
+    #[inline(always)]
+    pub const fn floating(discs: Bitboard) -> Bitboard {
+        Bitboard(discs.0 & !((discs.0 << 1) | Self::BOTTOM.0))
+    }
+
     /// Whether `discs` hold four in a row in any direction.
     #[inline(always)]
     pub const fn has_four(discs: Bitboard) -> bool {
@@ -408,6 +416,18 @@ mod tests {
         check::<4, 4>();
         check::<5, 4>();
         check::<8, 7>();
+    }
+
+    #[test]
+    fn floating_cells_have_a_gap_below() {
+        let column = G::cell(2, 0) | G::cell(2, 1) | G::cell(2, 2);
+        assert_eq!(G::floating(column), Bitboard::EMPTY);
+        assert_eq!(G::floating(G::BOARD), Bitboard::EMPTY);
+        assert_eq!(G::floating(column | G::cell(2, 4)), G::cell(2, 4));
+        assert_eq!(G::floating(column & !G::cell(2, 0)), G::cell(2, 1));
+        // The bottom of the next column is not supported by this column's top.
+        let top = G::column(0) | G::cell(1, 1);
+        assert_eq!(G::floating(top), G::cell(1, 1));
     }
 
     #[test]

@@ -60,50 +60,32 @@ impl Board {
         Ok((colour, G::cell(col, Self::HEIGHT - 1 - row)))
     }
 
-    /// Builds a board from cell tokens, in any order.
+    /// Builds a board from cell tokens, in any order. Fails on the first
+    /// malformed token, on a cell given twice, and on a disc that does not
+    /// rest on the bottom row or on another disc (naming the first such
+    /// token given), so every `Board` obeys gravity.
     pub fn from_cells<I, S>(tokens: I) -> Result<Self, ParseError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
         let mut board = Board::default();
-        let mut named: Vec<(String, Bitboard)> = Vec::new();
+        let mut named: Vec<(Bitboard, S)> = Vec::new();
         for token in tokens {
-            let token = token.as_ref();
-            let (colour, cell) = Self::parse_cell(token)?;
-            board.add(token, colour, cell)?;
-            named.push((token.to_string(), cell));
+            let (colour, cell) = Self::parse_cell(token.as_ref())?;
+            if board.occupied().contains(cell) {
+                return Err(ParseError::DuplicateCell(token.as_ref().to_string()));
+            }
+            match colour {
+                Colour::Orange => board.orange |= cell,
+                Colour::Yellow => board.yellow |= cell,
+            }
+            named.push((cell, token));
         }
-        board.check_gravity(|cell| {
-            named
-                .iter()
-                .find(|(_, c)| *c == cell)
-                .map(|(t, _)| t.clone())
-                .unwrap_or_default()
-        })?;
-        Ok(board)
-    }
-
-    /// Adds one disc; `token` names it in the error if the cell is taken.
-    pub fn add(&mut self, token: &str, colour: Colour, cell: Bitboard) -> Result<(), ParseError> {
-        if (self.occupied() & cell).any() {
-            return Err(ParseError::DuplicateCell(token.to_string()));
-        }
-        match colour {
-            Colour::Orange => self.orange |= cell,
-            Colour::Yellow => self.yellow |= cell,
-        }
-        Ok(())
-    }
-
-    /// Fails on the lowest disc that has an empty cell below it, naming it
-    /// with `name`.
-    pub fn check_gravity(&self, name: impl Fn(Bitboard) -> String) -> Result<(), ParseError> {
-        let mask = self.occupied();
-        let floating = mask & !((mask << 1) | G::BOTTOM);
-        match floating.iter().next() {
-            Some(cell) => Err(ParseError::FloatingDisc(name(cell))),
-            None => Ok(()),
+        let floating = G::floating(board.occupied());
+        match named.iter().find(|(cell, _)| floating.contains(*cell)) {
+            Some((_, token)) => Err(ParseError::FloatingDisc(token.as_ref().to_string())),
+            None => Ok(board),
         }
     }
 
@@ -134,15 +116,6 @@ impl Board {
     pub fn position(&self) -> Position {
         Position::from_sides(self.orange, self.yellow)
             .expect("a Board is gravity-consistent by construction")
-    }
-
-    /// The board with an orange disc dropped in `col` (0-based), if it fits.
-    pub fn with_orange(&self, col: usize) -> Option<Board> {
-        let cell = self.position().landing_cell(col);
-        cell.any().then_some(Board {
-            orange: self.orange | cell,
-            yellow: self.yellow,
-        })
     }
 }
 
@@ -188,6 +161,11 @@ mod tests {
             ParseError::FloatingDisc("o23".into())
         );
         assert!(err(&["o00"]).to_string().contains("o00"));
+        // Only the disc over the gap floats; the one above it rests on it.
+        assert_eq!(
+            err(&["o23", "o33", "o53"]),
+            ParseError::FloatingDisc("o33".into())
+        );
     }
 
     #[test]

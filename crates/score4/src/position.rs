@@ -57,13 +57,9 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// so [`moves_played`](Self::moves_played) is simply the number of discs.
     pub fn from_sides(current: Bitboard, opponent: Bitboard) -> Option<Self> {
         let mask = current | opponent;
-        let gravity = mask & Geometry::<W, H>::BOARD;
-        let supported = (gravity + Geometry::<W, H>::BOTTOM) & Geometry::<W, H>::BOARD;
         let well_formed = (current & opponent).is_empty()
-            && mask == gravity
-            // Gravity: each column's discs are its lowest cells, so adding the
-            // bottom row carries through them and leaves no disc behind.
-            && (supported & gravity).is_empty();
+            && Geometry::<W, H>::BOARD.contains(mask)
+            && Geometry::<W, H>::floating(mask).is_empty();
         well_formed.then_some(Position {
             current,
             mask,
