@@ -271,23 +271,35 @@ pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
         columns: [None; WIDTH],
         outcome: Outcome::NoMove,
     };
-    if board.has_four(Colour::Yellow) {
-        answer.outcome = Outcome::YouWin;
+    if let Some(outcome) = game_over(board) {
+        answer.outcome = outcome;
         return answer;
     }
-    if board.has_four(Colour::Orange) {
-        answer.outcome = Outcome::IWin;
-        return answer;
-    }
-    let scores = solver.analyze(&board.position());
+    let position = board.position();
+    let scores = solver.analyze(&position);
     if request.debug {
         answer.columns = scores;
     }
     if let Some(column) = <Solver>::best_of(&scores) {
-        let wins = board.position().is_winning_move(column);
+        let wins = position.is_winning_move(column);
         answer.outcome = Outcome::Move { column, wins };
     }
     answer
+}
+
+/// The outcome when the board itself ends the game, checked as the original
+/// does before it searches: yellow's four first, then orange's, then a full
+/// board.
+fn game_over(board: &Board) -> Option<Outcome> {
+    if board.has_four(Colour::Yellow) {
+        Some(Outcome::YouWin)
+    } else if board.has_four(Colour::Orange) {
+        Some(Outcome::IWin)
+    } else if board.occupied() == G::BOARD {
+        Some(Outcome::NoMove)
+    } else {
+        None
+    }
 }
 
 /// Whether a stored value is exact or only bounds the node's value.
@@ -389,19 +401,12 @@ impl Search {
             columns: [None; WIDTH],
             outcome: Outcome::NoMove,
         };
-        if G::has_four(Bitboard(yellow)) {
-            answer.outcome = Outcome::YouWin;
-            return answer;
-        }
-        if G::has_four(Bitboard(orange)) {
-            answer.outcome = Outcome::IWin;
+        if let Some(outcome) = game_over(board) {
+            answer.outcome = outcome;
             return answer;
         }
         let mask = orange | yellow;
         let playable = (mask + BOTTOM) & BOARD;
-        if playable == 0 {
-            return answer;
-        }
         let wins = G::winning_cells(Bitboard(orange)).0 & playable;
         // The original stops at the first winning column, so only the
         // columns to its left are fully searched.

@@ -65,4 +65,16 @@ fn perfect_mode_keeps_the_game_over_answers() {
     assert_eq!(answer_perfect(&won, &mut solver).to_string(), "You win\n\n");
     let mine = Request::parse(["o53", "o52", "o51", "o50", "-perfect"]).unwrap();
     assert_eq!(answer_perfect(&mine, &mut solver).exit_status(), 255);
+    // A drawn game: every column filled, nobody with four in a row.
+    let full: score4::Position = "547125662261271266215743771576315353334444"
+        .parse()
+        .unwrap();
+    let mut args = tokens(&full);
+    args.push("-perfect".into());
+    let answer = answer_perfect(&Request::parse(&args).unwrap(), &mut solver);
+    assert_eq!(answer.outcome, Outcome::NoMove);
+    assert_eq!(
+        (answer.to_string().as_str(), answer.exit_status()),
+        ("No move possible\n", 255)
+    );
 }
