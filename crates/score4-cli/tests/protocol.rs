@@ -24,117 +24,12 @@ fn fixture_path() -> PathBuf {
 }
 
 /// One recorded case: arguments, exit status, stdout.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Case {
     args: Vec<String>,
     exit: i32,
     stdout: String,
-}
-
-/// Reads the fixture's fixed shape, `{"args": [...], "exit": N, "stdout": "..."}`,
-/// with a parser just big enough for it: strings (with JSON escapes), an
-/// array of strings and one integer.
-struct Json<'a> {
-    rest: &'a str,
-}
-
-impl<'a> Json<'a> {
-    fn skip_ws(&mut self) {
-        self.rest = self.rest.trim_start();
-    }
-
-    fn eat(&mut self, token: &str) {
-        self.skip_ws();
-        self.rest = self
-            .rest
-            .strip_prefix(token)
-            .unwrap_or_else(|| panic!("expected {token:?} at {:?}", self.rest));
-    }
-
-    fn peek(&mut self) -> Option<char> {
-        self.skip_ws();
-        self.rest.chars().next()
-    }
-
-    fn string(&mut self) -> String {
-        self.eat("\"");
-        let mut out = String::new();
-        let mut chars = self.rest.char_indices();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '"' => {
-                    self.rest = &self.rest[i + 1..];
-                    return out;
-                }
-                '\\' => {
-                    let (_, e) = chars.next().expect("escape");
-                    match e {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'r' => out.push('\r'),
-                        '"' | '\\' | '/' => out.push(e),
-                        'u' => {
-                            let hex: String =
-                                (0..4).map(|_| chars.next().expect("hex").1).collect();
-                            let code = u32::from_str_radix(&hex, 16).expect("hex digits");
-                            out.push(char::from_u32(code).expect("plain character"));
-                        }
-                        other => panic!("unexpected escape \\{other}"),
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        panic!("unterminated string");
-    }
-
-    fn integer(&mut self) -> i32 {
-        self.skip_ws();
-        let end = self
-            .rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-            .unwrap_or(self.rest.len());
-        let (digits, rest) = self.rest.split_at(end);
-        self.rest = rest;
-        digits.parse().expect("an integer")
-    }
-
-    fn case(line: &str) -> Case {
-        let mut p = Json { rest: line };
-        let (mut args, mut exit, mut stdout) = (None, None, None);
-        p.eat("{");
-        loop {
-            let key = p.string();
-            p.eat(":");
-            match key.as_str() {
-                "args" => {
-                    let mut list = Vec::new();
-                    p.eat("[");
-                    while p.peek() != Some(']') {
-                        list.push(p.string());
-                        if p.peek() == Some(',') {
-                            p.eat(",");
-                        }
-                    }
-                    p.eat("]");
-                    args = Some(list);
-                }
-                "exit" => exit = Some(p.integer()),
-                "stdout" => stdout = Some(p.string()),
-                other => panic!("unexpected key {other}"),
-            }
-            if p.peek() == Some(',') {
-                p.eat(",");
-            } else {
-                p.eat("}");
-                break;
-            }
-        }
-        Case {
-            args: args.expect("args"),
-            exit: exit.expect("exit"),
-            stdout: stdout.expect("stdout"),
-        }
-    }
 }
 
 #[test]
@@ -143,7 +38,7 @@ fn every_recorded_answer_is_reproduced() {
     let cases: Vec<Case> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(Json::case)
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
     assert_eq!(cases.len(), 40);
     for case in &cases {
