@@ -198,12 +198,13 @@ impl Rng {
     }
 }
 
-/// Compares `solve`, `solve_weak` and `analyze` with the reference.
+/// Compares `solve`, `solve_weak` and `analyze` with the reference and
+/// returns the score.
 fn agree<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     p: &Position<W, H>,
     memo: &mut Option<HashMap<u64, i32>>,
-) {
+) -> i32 {
     let moves = reference_moves(p, memo);
     let expected = moves.into_iter().flatten().max().expect("moves");
     assert_eq!(solver.solve(p), expected, "solve\n{p}");
@@ -211,17 +212,38 @@ fn agree<const W: usize, const H: usize>(
     assert_eq!(solver.analyze(p), moves, "analyze\n{p}");
     let best = solver.best_move(p).expect("a move");
     assert_eq!(moves[best], Some(expected), "best_move\n{p}");
+    expected
+}
+
+/// How many positions of a random sample the side to move wins, draws and
+/// loses; a sample without all three tests less than it seems to.
+#[derive(Debug, Default)]
+struct Outcomes([usize; 3]);
+
+impl Outcomes {
+    fn note(&mut self, score: i32) {
+        self.0[(score.signum() + 1) as usize] += 1;
+    }
+
+    fn check(&self) {
+        assert!(
+            self.0.iter().all(|&n| n > 0),
+            "losses, draws, wins: {self:?}"
+        );
+    }
 }
 
 #[test]
 fn agrees_with_unpruned_negamax_late_in_7x6_games() {
     let mut rng = Rng(0x5EED_0001);
     let mut solver = Solver::<7, 6>::with_table_mb(16);
+    let mut outcomes = Outcomes::default();
     for _ in 0..60 {
         let len = 32 + rng.below(8) as u32;
         let p = rng.position::<7, 6>(len);
-        agree(&mut solver, &p, &mut None);
+        outcomes.note(agree(&mut solver, &p, &mut None));
     }
+    outcomes.check();
 }
 
 /// Every position of the 4x4 game, each solved by a fresh-table solver
@@ -254,13 +276,15 @@ fn agrees_with_negamax_on_random_5x4_positions() {
     let mut rng = Rng(0x5EED_0002);
     let mut memo = Some(HashMap::new());
     let mut solver = Solver::<5, 4>::with_table_mb(8);
+    let mut outcomes = Outcomes::default();
     agree(&mut solver, &Position::new(), &mut memo);
     for _ in 0..300 {
         let len = rng.below(18) as u32;
         let p = rng.position::<5, 4>(len);
         solver.clear_table();
-        agree(&mut solver, &p, &mut memo);
+        outcomes.note(agree(&mut solver, &p, &mut memo));
     }
+    outcomes.check();
 }
 
 #[test]
@@ -268,11 +292,13 @@ fn agrees_with_negamax_on_random_6x5_positions() {
     let mut rng = Rng(0x5EED_0003);
     let mut memo = Some(HashMap::new());
     let mut solver = Solver::<6, 5>::with_table_mb(16);
+    let mut outcomes = Outcomes::default();
     for _ in 0..40 {
         let len = 14 + rng.below(14) as u32;
         let p = rng.position::<6, 5>(len);
-        agree(&mut solver, &p, &mut memo);
+        outcomes.note(agree(&mut solver, &p, &mut memo));
     }
+    outcomes.check();
 }
 
 /// The first player wins the empty 7x6 board with its last disc, and only

@@ -248,3 +248,15 @@ pub fn random_grid(oracle: &Oracle, rng: &mut Rng, discs: usize) -> Grid {
     }
     g
 }
+
+/// A random full board on which nobody has four in a row: the end of a
+/// drawn game, where the engine has no move.
+pub fn drawn_grid(oracle: &Oracle, rng: &mut Rng) -> Grid {
+    loop {
+        let g = random_grid(oracle, rng, 42);
+        let full = g[0].iter().all(|&c| c != 0);
+        if full && !has_four(oracle, &g, 1) && !has_four(oracle, &g, -1) {
+            return g;
+        }
+    }
+}
