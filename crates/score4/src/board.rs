@@ -8,7 +8,8 @@ use std::fmt;
 
 use crate::bitboard::{Bitboard, Standard};
 use crate::error::ParseError;
-use crate::position::{render, Position};
+use crate::position::Position;
+use crate::render::render;
 
 /// The two colours of the Score4 engine. Orange is the engine's own side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
