@@ -7,9 +7,6 @@ use std::process::ExitCode;
 use score4::classic::{self, Request};
 use score4::Solver;
 
-/// The flags that, as a first argument, select the engine protocol.
-pub const FLAGS: &[&str] = &["-debug", "-level", "-perfect"];
-
 /// Answers one engine request and returns the protocol's exit status:
 /// the original's stdout and status for a well-formed request, one line on
 /// stderr and status 2 for anything else.

@@ -11,7 +11,7 @@
 pub mod protocol;
 pub mod search;
 
-pub use protocol::{Answer, Outcome, Request, DEFAULT_LEVEL};
+pub use protocol::{is_protocol_token, Answer, Outcome, Request, DEFAULT_LEVEL, FLAGS};
 pub use search::{Search, MAX_LEVEL, NO_MOVE};
 
 use crate::bitboard::Standard;

@@ -16,6 +16,30 @@ const WIDTH: usize = G::WIDTH;
 /// The search depth when no `-level` is given.
 pub const DEFAULT_LEVEL: u32 = 7;
 
+const DEBUG: &str = "-debug";
+const LEVEL: &str = "-level";
+const PERFECT: &str = "-perfect";
+
+/// The flags the protocol reads: `-debug`, `-level` (followed by its value)
+/// and `-perfect` (ours; the original has no such flag).
+pub const FLAGS: [&str; 3] = [DEBUG, LEVEL, PERFECT];
+
+/// What every cell token starts with: orange's and yellow's letters.
+const CELL_PREFIXES: [char; 2] = ['o', 'y'];
+
+/// Whether the protocol reads `token` (a flag, or a token meant as a cell)
+/// rather than skipping it: a command with other grammars besides the
+/// protocol can tell from its first argument that the protocol is meant.
+///
+/// ```
+/// use score4::classic::is_protocol_token;
+/// assert!(is_protocol_token("o53") && is_protocol_token("-level"));
+/// assert!(!is_protocol_token("solve") && !is_protocol_token("-verbose"));
+/// ```
+pub fn is_protocol_token(token: &str) -> bool {
+    token.starts_with(CELL_PREFIXES) || FLAGS.contains(&token)
+}
+
 /// One engine invocation, read from the protocol's arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Request {
@@ -59,15 +83,15 @@ impl Request {
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             match arg.as_ref() {
-                "-debug" => debug = true,
-                "-perfect" => perfect = true,
-                "-level" => {
+                DEBUG => debug = true,
+                PERFECT => perfect = true,
+                LEVEL => {
                     let value = args
                         .next()
-                        .ok_or_else(|| ParseError::BadLevel("-level".to_string()))?;
+                        .ok_or_else(|| ParseError::BadLevel(LEVEL.to_string()))?;
                     level = parse_level(value.as_ref())?;
                 }
-                token if token.starts_with(['o', 'y']) => cells.push(arg),
+                token if token.starts_with(CELL_PREFIXES) => cells.push(arg),
                 _ => {}
             }
         }
