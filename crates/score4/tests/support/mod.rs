@@ -1,4 +1,5 @@
-//! A reference model of the classic Score4 engine, written from its
+//! What the integration tests share: a deterministic random generator, and
+//! a reference model of the classic Score4 engine, written from its
 //! description rather than from the fast engine: a 2-D board, the 69
 //! windows counted one by one, and plain minimax without pruning or
 //! caching. Slow on purpose; the tests compare the fast engine against it.
