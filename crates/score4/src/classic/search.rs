@@ -26,7 +26,7 @@
 use super::protocol::{game_over, Answer, Outcome};
 use crate::bitboard::{Bitboard, Standard};
 use crate::board::Board;
-use crate::heuristic::{cell_weight, material, open_threes, WIN};
+use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};
 
 type G = Standard;
 
@@ -263,7 +263,7 @@ impl Search {
     ) -> i32 {
         let yellow = orange ^ mask;
         if level <= 1 {
-            return static_value(orange | cell, yellow);
+            return evaluate(Bitboard(orange | cell), Bitboard(yellow));
         }
         let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
         -self.negamax(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
@@ -378,13 +378,6 @@ impl Search {
         self.table.put(tag, best, bound, best_column);
         best
     }
-}
-
-/// The original's static score of a board without four in a row, from the
-/// point of view of the side owning `mine`.
-#[inline(always)]
-fn static_value(mine: u64, theirs: u64) -> i32 {
-    crate::heuristic::evaluate(Bitboard(mine), Bitboard(theirs))
 }
 
 /// A node with one ply left and no immediate win: the best static score
