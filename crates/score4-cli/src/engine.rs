@@ -11,8 +11,9 @@ use score4::Solver;
 /// the original's stdout and status for a well-formed request, one line on
 /// stderr and status 2 for anything else.
 pub fn run(args: &[OsString]) -> ExitCode {
-    // Arguments that are not UTF-8 cannot be cells or flags; their lossy
-    // form still names them in the error.
+    // Arguments that are not UTF-8 cannot be cells or flags: their lossy
+    // form is skipped like any unknown token, or, if it starts like a cell,
+    // named in the error.
     let tokens = args.iter().map(|a| a.to_string_lossy());
     let request = match Request::parse(tokens) {
         Ok(request) => request,
