@@ -7,15 +7,13 @@ use std::process::ExitCode;
 use score4::classic::{self, Request};
 use score4::Solver;
 
-/// The flags that, as a first argument, select the engine protocol.
-pub const FLAGS: &[&str] = &["-debug", "-level", "-perfect"];
-
 /// Answers one engine request and returns the protocol's exit status:
 /// the original's stdout and status for a well-formed request, one line on
 /// stderr and status 2 for anything else.
 pub fn run(args: &[OsString]) -> ExitCode {
-    // Arguments that are not UTF-8 cannot be cells or flags; their lossy
-    // form still names them in the error.
+    // Arguments that are not UTF-8 cannot be cells or flags: their lossy
+    // form is skipped like any unknown token, or, if it starts like a cell,
+    // named in the error.
     let tokens = args.iter().map(|a| a.to_string_lossy());
     let request = match Request::parse(tokens) {
         Ok(request) => request,

@@ -65,10 +65,9 @@ fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool 
     if name != Some("score4") {
         return true;
     }
-    match first.and_then(|a| a.to_str()) {
-        Some(a) => a.starts_with('o') || a.starts_with('y') || engine::FLAGS.contains(&a),
-        None => false,
-    }
+    first
+        .and_then(|a| a.to_str())
+        .is_some_and(score4::classic::is_protocol_token)
 }
 
 fn main() -> ExitCode {

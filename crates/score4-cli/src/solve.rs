@@ -50,34 +50,48 @@ pub fn run(args: Args) -> ExitCode {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
-    let mut answer = |label: &str, number: usize, line: &str, out: &mut dyn Write| {
-        let text = match solve_line(&mut solver, &args, line) {
-            Ok(text) => text,
-            Err(why) => {
-                eprintln!("score4: {label} {number}: '{}': {why}", first_field(line));
+    // `line` is the input line, or why it could not be read as one.
+    let mut answer =
+        |label: &str, number: usize, line: Result<&str, String>, out: &mut dyn Write| {
+            let text = line.and_then(|line| {
+                solve_line(&mut solver, &args, line)
+                    .map_err(|why| format!("'{}': {why}", first_field(line)))
+            });
+            let text = text.unwrap_or_else(|why| {
+                eprintln!("score4: {label} {number}: {why}");
                 failed = true;
                 String::new()
-            }
+            });
+            // A closed stdout (e.g. piped into `head`) ends the run quietly.
+            writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
         };
-        // A closed stdout (e.g. piped into `head`) ends the run quietly.
-        writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
-    };
     if args.positions.is_empty() {
-        for (i, line) in io::stdin().lock().lines().enumerate() {
-            let line = match line {
-                Ok(line) => line,
+        let mut stdin = io::stdin().lock();
+        let mut bytes = Vec::new();
+        for number in 1.. {
+            bytes.clear();
+            match stdin.read_until(b'\n', &mut bytes) {
+                Ok(0) => break,
+                Ok(_) => {}
                 Err(e) => {
                     eprintln!("score4: reading stdin: {e}");
                     return ExitCode::FAILURE;
                 }
-            };
-            if !answer("line", i + 1, &line, &mut out) {
+            }
+            let raw = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            // A line that is not UTF-8 is one bad line, not the end of the input.
+            let line = std::str::from_utf8(raw).map_err(|_| {
+                let lossy = String::from_utf8_lossy(raw);
+                format!("'{}': not valid UTF-8", first_field(&lossy))
+            });
+            if !answer("line", number, line, &mut out) {
                 break;
             }
         }
     } else {
         for (i, position) in args.positions.iter().enumerate() {
-            if !answer("argument", i + 1, position, &mut out) {
+            if !answer("argument", i + 1, Ok(position), &mut out) {
                 break;
             }
         }

@@ -24,117 +24,12 @@ fn fixture_path() -> PathBuf {
 }
 
 /// One recorded case: arguments, exit status, stdout.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Case {
     args: Vec<String>,
     exit: i32,
     stdout: String,
-}
-
-/// Reads the fixture's fixed shape, `{"args": [...], "exit": N, "stdout": "..."}`,
-/// with a parser just big enough for it: strings (with JSON escapes), an
-/// array of strings and one integer.
-struct Json<'a> {
-    rest: &'a str,
-}
-
-impl<'a> Json<'a> {
-    fn skip_ws(&mut self) {
-        self.rest = self.rest.trim_start();
-    }
-
-    fn eat(&mut self, token: &str) {
-        self.skip_ws();
-        self.rest = self
-            .rest
-            .strip_prefix(token)
-            .unwrap_or_else(|| panic!("expected {token:?} at {:?}", self.rest));
-    }
-
-    fn peek(&mut self) -> Option<char> {
-        self.skip_ws();
-        self.rest.chars().next()
-    }
-
-    fn string(&mut self) -> String {
-        self.eat("\"");
-        let mut out = String::new();
-        let mut chars = self.rest.char_indices();
-        while let Some((i, c)) = chars.next() {
-            match c {
-                '"' => {
-                    self.rest = &self.rest[i + 1..];
-                    return out;
-                }
-                '\\' => {
-                    let (_, e) = chars.next().expect("escape");
-                    match e {
-                        'n' => out.push('\n'),
-                        't' => out.push('\t'),
-                        'r' => out.push('\r'),
-                        '"' | '\\' | '/' => out.push(e),
-                        'u' => {
-                            let hex: String =
-                                (0..4).map(|_| chars.next().expect("hex").1).collect();
-                            let code = u32::from_str_radix(&hex, 16).expect("hex digits");
-                            out.push(char::from_u32(code).expect("plain character"));
-                        }
-                        other => panic!("unexpected escape \\{other}"),
-                    }
-                }
-                c => out.push(c),
-            }
-        }
-        panic!("unterminated string");
-    }
-
-    fn integer(&mut self) -> i32 {
-        self.skip_ws();
-        let end = self
-            .rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '-'))
-            .unwrap_or(self.rest.len());
-        let (digits, rest) = self.rest.split_at(end);
-        self.rest = rest;
-        digits.parse().expect("an integer")
-    }
-
-    fn case(line: &str) -> Case {
-        let mut p = Json { rest: line };
-        let (mut args, mut exit, mut stdout) = (None, None, None);
-        p.eat("{");
-        loop {
-            let key = p.string();
-            p.eat(":");
-            match key.as_str() {
-                "args" => {
-                    let mut list = Vec::new();
-                    p.eat("[");
-                    while p.peek() != Some(']') {
-                        list.push(p.string());
-                        if p.peek() == Some(',') {
-                            p.eat(",");
-                        }
-                    }
-                    p.eat("]");
-                    args = Some(list);
-                }
-                "exit" => exit = Some(p.integer()),
-                "stdout" => stdout = Some(p.string()),
-                other => panic!("unexpected key {other}"),
-            }
-            if p.peek() == Some(',') {
-                p.eat(",");
-            } else {
-                p.eat("}");
-                break;
-            }
-        }
-        Case {
-            args: args.expect("args"),
-            exit: exit.expect("exit"),
-            stdout: stdout.expect("stdout"),
-        }
-    }
 }
 
 #[test]
@@ -143,7 +38,7 @@ fn every_recorded_answer_is_reproduced() {
     let cases: Vec<Case> = text
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(Json::case)
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
         .collect();
     assert_eq!(cases.len(), 40);
     for case in &cases {
@@ -183,6 +78,34 @@ fn random_boards_match_the_model_through_stdout() {
         args.insert(at, level.to_string());
         args.insert(at, "-level".into());
         let (expected, status) = oracle.run(&g, level, debug);
+        let out = run(Path::new(BIN), &args);
+        assert_eq!(
+            (
+                String::from_utf8_lossy(&out.stdout).as_ref(),
+                out.status.code()
+            ),
+            (expected.as_str(), Some(status as i32)),
+            "args {args:?}"
+        );
+    }
+}
+
+#[test]
+fn deep_levels_print_the_level_given() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(13);
+    let mut searched = 0;
+    while searched < 30 {
+        let discs = 34 + rng.below(9) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        if g.iter().flatten().filter(|&&c| c != 0).count() < 34 {
+            continue;
+        }
+        let level = [100, 999, 32767][searched % 3];
+        searched += 1;
+        let mut args = tokens(&g, &mut rng);
+        args.extend(["-debug".into(), "-level".into(), level.to_string()]);
+        let (expected, status) = oracle.run(&g, level, true);
         let out = run(Path::new(BIN), &args);
         assert_eq!(
             (
@@ -261,14 +184,13 @@ fn malformed_input_is_rejected_naming_the_token() {
         (&["o63"], "o63"),
         (&["o93"], "o93"),
         (&["o57"], "o57"),
-        (&["o53", "hello"], "hello"),
-        (&["-verbose", "o53"], "-verbose"),
-        (&["x53"], "x53"),
         (&["o5"], "o5"),
+        (&["o533", "-verbose"], "o533"),
+        (&["hello", "yes"], "yes"),
         (&["o53", "-level"], "-level"),
         (&["-level", "seven", "o53"], "seven"),
         (&["-level", "0"], "'0'"),
-        (&["-level", "100"], "100"),
+        (&["-level", "32768"], "32768"),
         (&["-level", "-1"], "-1"),
         (&["o53", "-level", "5", "-level"], "-level"),
     ];
@@ -288,4 +210,48 @@ fn malformed_input_is_rejected_naming_the_token() {
         }
         std::fs::remove_dir_all(dir).expect("clean up");
     }
+}
+
+#[test]
+fn unknown_tokens_are_ignored_as_by_the_original() {
+    let oracle = Oracle::new();
+    let mut rng = Rng::new(12);
+    let noise = [
+        "hello", "-verbose", "x53", "-Debug", "--level", "12", "", "O53", "-",
+    ];
+    let (dir, exe) = engine_exe();
+    for i in 0..40 {
+        let discs = rng.below(43) as usize;
+        let g = random_grid(&oracle, &mut rng, discs);
+        let mut args = tokens(&g, &mut rng);
+        if i % 2 == 0 {
+            args.push("-debug".into());
+        }
+        let (expected, status) = oracle.run(&g, 7, i % 2 == 0);
+        let mut noisy = args.clone();
+        for token in noise {
+            let at = rng.below(noisy.len() as u64 + 1) as usize;
+            noisy.insert(at, token.to_string());
+        }
+        let subcommand: Vec<String> = std::iter::once("engine".to_string())
+            .chain(noisy.iter().cloned())
+            .collect();
+        for (bin, args) in [
+            (exe.as_path(), &args),
+            (exe.as_path(), &noisy),
+            (Path::new(BIN), &subcommand),
+        ] {
+            let out = run(bin, args);
+            assert_eq!(
+                (
+                    String::from_utf8_lossy(&out.stdout).as_ref(),
+                    out.status.code()
+                ),
+                (expected.as_str(), Some(status as i32)),
+                "args {args:?}"
+            );
+            assert!(out.stderr.is_empty(), "args {args:?}");
+        }
+    }
+    std::fs::remove_dir_all(dir).expect("clean up");
 }

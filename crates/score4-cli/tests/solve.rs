@@ -6,6 +6,11 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `score4 solve` with `args`, feeding `stdin` if given.
 fn solve(args: &[&str], stdin: Option<&str>) -> Output {
+    solve_bytes(args, stdin.map(str::as_bytes))
+}
+
+/// Runs `score4 solve` with `args`, feeding `stdin` (any bytes) if given.
+fn solve_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_score4"))
         .arg("solve")
         .args(["--table-mb", "8"])
@@ -24,7 +29,7 @@ fn solve(args: &[&str], stdin: Option<&str>) -> Output {
             .stdin
             .take()
             .expect("piped")
-            .write_all(text.as_bytes())
+            .write_all(text)
             .expect("write stdin");
     }
     child.wait_with_output().expect("the binary finishes")
@@ -145,4 +150,17 @@ fn full_board_is_rejected() {
         err.contains("argument 1") && err.contains(full) && err.contains("full"),
         "{err}"
     );
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_reported_and_skipped() {
+    let mut input = format!("{A}\n").into_bytes();
+    input.extend_from_slice(b"44\xff5\n");
+    input.extend_from_slice(format!("{B}\r\n").as_bytes());
+    let o = solve_bytes(&[], Some(&input));
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), format!("{A} {A_SCORE}\n\n{B} {B_SCORE}\n"));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("line 2") && err.contains("UTF-8"), "{err}");
 }

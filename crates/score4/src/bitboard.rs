@@ -222,6 +222,29 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     pub const STRIDE: u32 = (H + 1) as u32;
     /// Number of cells.
     pub const CELLS: u32 = (W * H) as u32;
+    /// Bits of the layout: every column's cells plus its sentinel. A
+    /// position key (`current + mask`) stays below bit `LAYOUT_BITS`, so the
+    /// bits above it are free for other fields.
+    pub const LAYOUT_BITS: u32 = (W * (H + 1)) as u32;
+
+    /// The columns from the centre outwards: the middle one (of two, the
+    /// right one), then alternately the nearest left and right of those
+    /// taken. Central cells lie on the most lines, so their moves tend to be
+    /// the best and are worth trying first.
+    pub const CENTRE_FIRST: [usize; W] = {
+        let mut order = [0; W];
+        let mut i = 0;
+        while i < W {
+            // W/2, then alternately one left and one right of it.
+            order[i] = if i % 2 == 1 {
+                W / 2 - i.div_ceil(2)
+            } else {
+                W / 2 + i / 2
+            };
+            i += 1;
+        }
+        order
+    };
 
     /// The bottom cell of every column.
     pub const BOTTOM: Bitboard = {
@@ -272,6 +295,14 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     #[inline(always)]
     pub const fn row_of(cell: Bitboard) -> usize {
         cell.0.trailing_zeros() as usize % (H + 1)
+    }
+
+    /// The cells of `discs` that rest neither on the bottom row nor on
+    /// another disc of `discs`. A set of board cells reached by dropping
+    /// discs has none.
+    #[inline(always)]
+    pub const fn floating(discs: Bitboard) -> Bitboard {
+        Bitboard(discs.0 & !((discs.0 << 1) | Self::BOTTOM.0))
     }
 
     /// Whether `discs` hold four in a row in any direction.
@@ -357,10 +388,46 @@ mod tests {
             }
         }
         // The sentinel row is exactly what lies in the layout but off the board.
-        let layout = Bitboard((1u64 << 49) - 1);
+        assert_eq!(G::LAYOUT_BITS, 49);
+        let layout = Bitboard((1u64 << G::LAYOUT_BITS) - 1);
         assert_eq!((layout & !G::BOARD).count(), 7);
         assert_eq!(Geometry::<8, 7>::BOARD.count(), 56);
         assert_eq!(Geometry::<8, 7>::BOTTOM.bits() >> 56, 1);
+    }
+
+    #[test]
+    fn centre_first_orders_columns_by_distance_from_the_centre() {
+        assert_eq!(G::CENTRE_FIRST, [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(Geometry::<6, 5>::CENTRE_FIRST, [3, 2, 4, 1, 5, 0]);
+        assert_eq!(Geometry::<1, 4>::CENTRE_FIRST, [0]);
+        fn check<const W: usize, const H: usize>() {
+            let order = Geometry::<W, H>::CENTRE_FIRST;
+            let mut sorted = order;
+            sorted.sort_unstable();
+            assert!(sorted.iter().copied().eq(0..W), "a permutation: {order:?}");
+            // Twice the distance from the board's middle, to stay in integers.
+            let distance = |c: usize| (2 * c + 1).abs_diff(W);
+            assert!(
+                order.windows(2).all(|p| distance(p[0]) <= distance(p[1])),
+                "{order:?}"
+            );
+        }
+        check::<2, 4>();
+        check::<4, 4>();
+        check::<5, 4>();
+        check::<8, 7>();
+    }
+
+    #[test]
+    fn floating_cells_have_a_gap_below() {
+        let column = G::cell(2, 0) | G::cell(2, 1) | G::cell(2, 2);
+        assert_eq!(G::floating(column), Bitboard::EMPTY);
+        assert_eq!(G::floating(G::BOARD), Bitboard::EMPTY);
+        assert_eq!(G::floating(column | G::cell(2, 4)), G::cell(2, 4));
+        assert_eq!(G::floating(column & !G::cell(2, 0)), G::cell(2, 1));
+        // The bottom of the next column is not supported by this column's top.
+        let top = G::column(0) | G::cell(1, 1);
+        assert_eq!(G::floating(top), G::cell(1, 1));
     }
 
     #[test]

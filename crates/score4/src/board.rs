@@ -8,7 +8,8 @@ use std::fmt;
 
 use crate::bitboard::{Bitboard, Standard};
 use crate::error::ParseError;
-use crate::position::{render, Position};
+use crate::position::Position;
+use crate::render::render;
 
 /// The two colours of the Score4 engine. Orange is the engine's own side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -38,9 +39,9 @@ type G = Standard;
 
 impl Board {
     /// Rows of the board.
-    pub const HEIGHT: usize = 6;
+    pub const HEIGHT: usize = G::HEIGHT;
     /// Columns of the board.
-    pub const WIDTH: usize = 7;
+    pub const WIDTH: usize = G::WIDTH;
 
     /// Reads one cell token: its colour and its cell.
     pub fn parse_cell(token: &str) -> Result<(Colour, Bitboard), ParseError> {
@@ -48,10 +49,10 @@ impl Board {
         let colour = match bytes.first() {
             Some(b'o') => Colour::Orange,
             Some(b'y') => Colour::Yellow,
-            _ => return Err(ParseError::UnknownToken(token.to_string())),
+            _ => return Err(ParseError::MalformedCell(token.to_string())),
         };
         if bytes.len() != 3 || !bytes[1].is_ascii_digit() || !bytes[2].is_ascii_digit() {
-            return Err(ParseError::UnknownToken(token.to_string()));
+            return Err(ParseError::MalformedCell(token.to_string()));
         }
         let (row, col) = ((bytes[1] - b'0') as usize, (bytes[2] - b'0') as usize);
         if row >= Self::HEIGHT || col >= Self::WIDTH {
@@ -60,50 +61,32 @@ impl Board {
         Ok((colour, G::cell(col, Self::HEIGHT - 1 - row)))
     }
 
-    /// Builds a board from cell tokens, in any order.
+    /// Builds a board from cell tokens, in any order. Fails on the first
+    /// malformed token, on a cell given twice, and on a disc that does not
+    /// rest on the bottom row or on another disc (naming the first such
+    /// token given), so every `Board` obeys gravity.
     pub fn from_cells<I, S>(tokens: I) -> Result<Self, ParseError>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
         let mut board = Board::default();
-        let mut named: Vec<(String, Bitboard)> = Vec::new();
+        let mut named: Vec<(Bitboard, S)> = Vec::new();
         for token in tokens {
-            let token = token.as_ref();
-            let (colour, cell) = Self::parse_cell(token)?;
-            board.add(token, colour, cell)?;
-            named.push((token.to_string(), cell));
+            let (colour, cell) = Self::parse_cell(token.as_ref())?;
+            if board.occupied().contains(cell) {
+                return Err(ParseError::DuplicateCell(token.as_ref().to_string()));
+            }
+            match colour {
+                Colour::Orange => board.orange |= cell,
+                Colour::Yellow => board.yellow |= cell,
+            }
+            named.push((cell, token));
         }
-        board.check_gravity(|cell| {
-            named
-                .iter()
-                .find(|(_, c)| *c == cell)
-                .map(|(t, _)| t.clone())
-                .unwrap_or_default()
-        })?;
-        Ok(board)
-    }
-
-    /// Adds one disc; `token` names it in the error if the cell is taken.
-    pub fn add(&mut self, token: &str, colour: Colour, cell: Bitboard) -> Result<(), ParseError> {
-        if (self.occupied() & cell).any() {
-            return Err(ParseError::DuplicateCell(token.to_string()));
-        }
-        match colour {
-            Colour::Orange => self.orange |= cell,
-            Colour::Yellow => self.yellow |= cell,
-        }
-        Ok(())
-    }
-
-    /// Fails on the lowest disc that has an empty cell below it, naming it
-    /// with `name`.
-    pub fn check_gravity(&self, name: impl Fn(Bitboard) -> String) -> Result<(), ParseError> {
-        let mask = self.occupied();
-        let floating = mask & !((mask << 1) | G::BOTTOM);
-        match floating.iter().next() {
-            Some(cell) => Err(ParseError::FloatingDisc(name(cell))),
-            None => Ok(()),
+        let floating = G::floating(board.occupied());
+        match named.iter().find(|(cell, _)| floating.contains(*cell)) {
+            Some((_, token)) => Err(ParseError::FloatingDisc(token.as_ref().to_string())),
+            None => Ok(board),
         }
     }
 
@@ -135,21 +118,12 @@ impl Board {
         Position::from_sides(self.orange, self.yellow)
             .expect("a Board is gravity-consistent by construction")
     }
-
-    /// The board with an orange disc dropped in `col` (0-based), if it fits.
-    pub fn with_orange(&self, col: usize) -> Option<Board> {
-        let cell = self.position().landing_cell(col);
-        cell.any().then_some(Board {
-            orange: self.orange | cell,
-            yellow: self.yellow,
-        })
-    }
 }
 
 /// Orange as `X`, yellow as `O`, columns numbered 0..6 as in the protocol.
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        render::<7, 6>(f, self.orange, self.yellow, 0)
+        render::<{ G::WIDTH }, { G::HEIGHT }>(f, self.orange, self.yellow, 0)
     }
 }
 
@@ -172,10 +146,10 @@ mod tests {
     #[test]
     fn bad_cells_are_named() {
         let err = |tokens: &[&str]| Board::from_cells(tokens.iter()).unwrap_err();
-        assert_eq!(err(&["x53"]), ParseError::UnknownToken("x53".into()));
-        assert_eq!(err(&["o5"]), ParseError::UnknownToken("o5".into()));
-        assert_eq!(err(&["o533"]), ParseError::UnknownToken("o533".into()));
-        assert_eq!(err(&["o5a"]), ParseError::UnknownToken("o5a".into()));
+        assert_eq!(err(&["x53"]), ParseError::MalformedCell("x53".into()));
+        assert_eq!(err(&["o5"]), ParseError::MalformedCell("o5".into()));
+        assert_eq!(err(&["o533"]), ParseError::MalformedCell("o533".into()));
+        assert_eq!(err(&["o5a"]), ParseError::MalformedCell("o5a".into()));
         assert_eq!(err(&["o63"]), ParseError::CellOutOfRange("o63".into()));
         assert_eq!(err(&["o57"]), ParseError::CellOutOfRange("o57".into()));
         assert_eq!(
@@ -188,6 +162,11 @@ mod tests {
             ParseError::FloatingDisc("o23".into())
         );
         assert!(err(&["o00"]).to_string().contains("o00"));
+        // Only the disc over the gap floats; the one above it rests on it.
+        assert_eq!(
+            err(&["o23", "o33", "o53"]),
+            ParseError::FloatingDisc("o33".into())
+        );
     }
 
     #[test]

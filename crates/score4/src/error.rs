@@ -42,9 +42,10 @@ pub enum ParseError {
         /// 1-based position of the winning move.
         won_at: usize,
     },
-    /// A Score4 argument that is neither a cell nor a known flag.
-    #[error("unknown token '{0}'")]
-    UnknownToken(String),
+    /// A Score4 argument meant as a cell (it starts with `o` or `y`) that is
+    /// not one: wrong length or a row or column that is not a digit.
+    #[error("'{0}' is not a cell: expected o or y, a row digit and a column digit")]
+    MalformedCell(String),
     /// A Score4 cell whose row or column lies off the board.
     #[error("cell '{0}' is off the board")]
     CellOutOfRange(String),

@@ -32,13 +32,14 @@ type G = Standard;
 pub const WIN: i32 = 1_000_000;
 
 /// The layout bit of cell `(col, row)`, row 0 at the bottom.
-const fn cell_bit(col: usize, row: usize) -> u32 {
-    (col * 7 + row) as u32
+const fn cell_bit(col: usize, row: usize) -> usize {
+    G::cell(col, row).bits().trailing_zeros() as usize
 }
 
 /// How many of the 69 windows pass through each bit of the layout (zero for
 /// sentinels and bits above the board).
 const WINDOW_COUNTS: [u8; 64] = {
+    let (width, height) = (G::WIDTH as isize, G::HEIGHT as isize);
     let mut counts = [0u8; 64];
     // (dcol, drow) for horizontal, vertical and both diagonals.
     let dirs: [(isize, isize); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
@@ -46,15 +47,15 @@ const WINDOW_COUNTS: [u8; 64] = {
     while d < 4 {
         let (dc, dr) = dirs[d];
         let mut col = 0isize;
-        while col < 7 {
+        while col < width {
             let mut row = 0isize;
-            while row < 6 {
+            while row < height {
                 let (end_c, end_r) = (col + 3 * dc, row + 3 * dr);
-                if end_c >= 0 && end_c < 7 && end_r >= 0 && end_r < 6 {
+                if end_c >= 0 && end_c < width && end_r >= 0 && end_r < height {
                     let mut i = 0;
                     while i < 4 {
                         let bit = cell_bit((col + i * dc) as usize, (row + i * dr) as usize);
-                        counts[bit as usize] += 1;
+                        counts[bit] += 1;
                         i += 1;
                     }
                 }
@@ -67,15 +68,29 @@ const WINDOW_COUNTS: [u8; 64] = {
     counts
 };
 
-/// Bit `k` of every cell's window count, as four masks: the material of a
-/// set of discs is then `sum(popcount(discs & PLANE[k]) << k)`. Counts top
-/// out at 13, so four planes suffice.
-const PLANES: [u64; 4] = {
-    let mut planes = [0u64; 4];
+/// How many binary digits a window count needs: the material is one masked
+/// popcount per digit.
+const PLANE_COUNT: usize = 4;
+
+const _: () = {
+    let mut bit = 0;
+    while bit < 64 {
+        assert!(
+            WINDOW_COUNTS[bit] >> PLANE_COUNT == 0,
+            "a window count needs more planes"
+        );
+        bit += 1;
+    }
+};
+
+/// Bit `k` of every cell's window count, as masks: the material of a set of
+/// discs is then `sum(popcount(discs & PLANE[k]) << k)`.
+const PLANES: [u64; PLANE_COUNT] = {
+    let mut planes = [0u64; PLANE_COUNT];
     let mut bit = 0;
     while bit < 64 {
         let mut k = 0;
-        while k < 4 {
+        while k < PLANE_COUNT {
             if (WINDOW_COUNTS[bit] >> k) & 1 == 1 {
                 planes[k] |= 1 << bit;
             }
@@ -97,10 +112,11 @@ pub fn cell_weight(cell: Bitboard) -> i32 {
 #[inline(always)]
 pub fn material(discs: Bitboard) -> i32 {
     let b = discs.bits();
-    ((b & PLANES[0]).count_ones()
-        + 2 * (b & PLANES[1]).count_ones()
-        + 4 * (b & PLANES[2]).count_ones()
-        + 8 * (b & PLANES[3]).count_ones()) as i32
+    let mut total = 0;
+    for (k, plane) in PLANES.iter().enumerate() {
+        total += (b & plane).count_ones() << k;
+    }
+    total as i32
 }
 
 /// The windows holding three of `discs` and one cell of `empty`, which must
@@ -110,7 +126,7 @@ pub fn open_threes(discs: Bitboard, empty: Bitboard) -> u32 {
     let (m, e) = (discs.bits(), empty.bits());
     let mut total = 0;
     // Vertical, horizontal, down-right and up-right strides of the layout.
-    for s in [1u32, 7, 6, 8] {
+    for s in [1, G::STRIDE, G::STRIDE - 1, G::STRIDE + 1] {
         let (m1, m2, m3) = (m >> s, m >> (2 * s), m >> (3 * s));
         let (e1, e2, e3) = (e >> s, e >> (2 * s), e >> (3 * s));
         let inner = m1 & m2;

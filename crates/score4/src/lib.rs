@@ -5,8 +5,10 @@
 //! - [`bitboard`]: the bit layout every other module derives its masks from.
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
+//! - [`render`](mod@render): both boards drawn as the Score4 console driver draws them.
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
-//! - [`classic`]: the classic engine's protocol request, search and answer.
+//! - [`classic`]: the classic engine: its protocol (request, answer, exit
+//!   status) and its depth-limited search.
 //! - [`error`]: what can be wrong with user input.
 //! - [`solver`]: the perfect solver, over the transposition table in [`table`].
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
@@ -27,6 +29,7 @@ pub mod error;
 pub mod fixture;
 pub mod heuristic;
 pub mod position;
+pub mod render;
 pub mod solver;
 pub mod table;
 

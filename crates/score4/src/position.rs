@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 use crate::bitboard::{Bitboard, Geometry};
 use crate::error::ParseError;
+// Re-exported where the printer used to live, so callers keep their path.
+pub use crate::render::render;
 
 /// A position on a `W` x `H` board (7x6 unless named), from the point of
 /// view of the side to move.
@@ -57,13 +59,9 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// so [`moves_played`](Self::moves_played) is simply the number of discs.
     pub fn from_sides(current: Bitboard, opponent: Bitboard) -> Option<Self> {
         let mask = current | opponent;
-        let gravity = mask & Geometry::<W, H>::BOARD;
-        let supported = (gravity + Geometry::<W, H>::BOTTOM) & Geometry::<W, H>::BOARD;
         let well_formed = (current & opponent).is_empty()
-            && mask == gravity
-            // Gravity: each column's discs are its lowest cells, so adding the
-            // bottom row carries through them and leaves no disc behind.
-            && (supported & gravity).is_empty();
+            && Geometry::<W, H>::BOARD.contains(mask)
+            && Geometry::<W, H>::floating(mask).is_empty();
         well_formed.then_some(Position {
             current,
             mask,
@@ -285,41 +283,6 @@ impl<const W: usize, const H: usize> FromStr for Position<W, H> {
     fn from_str(s: &str) -> Result<Self, ParseError> {
         Self::parse(s)
     }
-}
-
-/// Draws a board as the Score4 console driver does: top row first, `X` and
-/// `O` for the two sides, a rule, and the column numbers underneath counting
-/// from `first_label`.
-pub fn render<const W: usize, const H: usize>(
-    f: &mut impl fmt::Write,
-    x: Bitboard,
-    o: Bitboard,
-    first_label: usize,
-) -> fmt::Result {
-    for row in (0..H).rev() {
-        f.write_char('[')?;
-        for col in 0..W {
-            let cell = Geometry::<W, H>::cell(col, row);
-            let ch = if x.contains(cell) {
-                'X'
-            } else if o.contains(cell) {
-                'O'
-            } else {
-                '.'
-            };
-            if col > 0 {
-                f.write_str("  ")?;
-            }
-            f.write_char(ch)?;
-        }
-        f.write_str("]\n")?;
-    }
-    f.write_str(&"-".repeat(3 * W - 1))?;
-    f.write_char('\n')?;
-    for col in 0..W {
-        write!(f, "{:>2} ", col + first_label)?;
-    }
-    f.write_char('\n')
 }
 
 /// Shows the first player's discs as `X`, the second's as `O`, and the

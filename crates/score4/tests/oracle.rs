@@ -2,10 +2,10 @@
 
 mod support;
 
-use score4::classic::{answer, Request, Search};
+use score4::classic::{answer, Request, Search, MAX_LEVEL};
 use score4::heuristic;
 use score4::Board;
-use support::{random_grid, tokens, Grid, Oracle, Rng};
+use support::{drawn_grid, random_grid, tokens, Grid, Oracle, Rng};
 
 fn board_of(g: &Grid, rng: &mut Rng) -> Board {
     Board::from_cells(tokens(g, rng)).expect("generated boards obey gravity")
@@ -18,16 +18,22 @@ fn agree(levels: std::ops::RangeInclusive<u32>, count: usize, seed: u64) {
     // Which kinds of boards the random draw produced, so a generator that
     // drifts away from the hard cases fails loudly.
     let mut seen = Coverage::default();
+    let deepest = *levels.end();
     for level in levels {
         for i in 0..count {
             // Spread disc counts over the whole game, with extra weight on
-            // nearly full boards.
+            // nearly full boards. Random play rarely fills the board without
+            // four in a row, so some boards are drawn games on purpose.
             let discs = if rng.below(4) == 0 {
                 30 + rng.below(13) as usize
             } else {
                 rng.below(43) as usize
             };
-            let g = random_grid(&oracle, &mut rng, discs);
+            let g = if i % 100 == 0 {
+                drawn_grid(&oracle, &mut rng)
+            } else {
+                random_grid(&oracle, &mut rng, discs)
+            };
             let board = board_of(&g, &mut rng);
             for debug in [false, true] {
                 let (expected, status) = oracle.run(&g, level, debug);
@@ -47,7 +53,7 @@ fn agree(levels: std::ops::RangeInclusive<u32>, count: usize, seed: u64) {
             }
         }
     }
-    seen.check();
+    seen.check(deepest);
 }
 
 #[derive(Default, Debug)]
@@ -91,15 +97,19 @@ impl Coverage {
         }
     }
 
-    fn check(&self) {
+    /// Fails unless every kind of board was seen; a root column can only
+    /// be worth a full board's value when two or more plies are searched.
+    fn check(&self, deepest: u32) {
         let c = self;
         let all = [
             c.you_win,
             c.i_win,
             c.winning_move,
+            c.no_move,
             c.forced_loss,
             c.unequal_counts,
             c.nearly_full,
+            if deepest >= 2 { c.full_board_value } else { 1 },
         ];
         assert!(all.iter().all(|&n| n > 0), "coverage too thin: {c:?}");
         eprintln!("{c:?}");
@@ -181,7 +191,13 @@ fn deep_levels_on_nearly_full_boards_match_the_model() {
             continue;
         }
         searched += 1;
-        let level = 8 + rng.below(92) as u32;
+        // Levels beyond the empty cells still shift win values, up to the
+        // largest level the protocol accepts.
+        let level = match searched % 3 {
+            0 => 8 + rng.below(92) as u32,
+            1 => 100 + rng.below(1000) as u32,
+            _ => MAX_LEVEL,
+        };
         let got = Search::for_level(level).answer(&board, level, true);
         assert_eq!(
             (got.to_string(), got.exit_status()),

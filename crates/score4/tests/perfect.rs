@@ -52,9 +52,57 @@ fn perfect_moves_keep_the_labelled_score() {
         }
         assert_eq!(wins, labelled.position.is_winning_move(column));
         assert_eq!(answer.level, 42 - labelled.position.moves_played());
-        let printed = answer.to_string();
-        assert!(printed.ends_with(&format!("{column}\n")) || wins);
+        // One debug line per playable column, then the move, then `I win`
+        // exactly when the move wins.
+        let mut expected = String::new();
+        for (c, score) in scores.iter().enumerate() {
+            if let Some(score) = score {
+                expected += &format!("Depth {}, placing on {c}, score:{score}\n", answer.level);
+            }
+        }
+        expected += &format!("{column}\n");
+        if wins {
+            expected += "I win\n\n";
+        }
+        assert_eq!(answer.to_string(), expected, "{}", labelled.moves);
+        assert_eq!(answer.exit_status(), if wins { 255 } else { 0 });
+        for (c, score) in scores.iter().enumerate() {
+            assert_eq!(score.is_some(), labelled.position.can_play(c));
+        }
     }
+}
+
+/// The labelled sets hold no immediate wins, so their children provide
+/// them: when orange can win at once, `-perfect` must take the win (the
+/// centre-most winning column) and say so.
+#[test]
+fn perfect_mode_takes_an_immediate_win() {
+    let text = include_str!("../../../fixtures/solver/ply33-40.txt");
+    let set = fixture::parse::<7, 6>(text).expect("fixture parses");
+    let mut solver = Solver::with_table_mb(8);
+    let mut wins_seen = 0;
+    for labelled in set.iter().take(60) {
+        for col in labelled.position.playable_columns() {
+            let child = labelled.position.after(col);
+            if child.is_game_over() || !child.can_win_next() {
+                continue;
+            }
+            wins_seen += 1;
+            let mut args = tokens(&child);
+            args.push("-perfect".into());
+            let answer = answer_perfect(&Request::parse(&args).expect("parses"), &mut solver);
+            let winning: Vec<usize> = (0..7).filter(|&c| child.is_winning_move(c)).collect();
+            let centre_most = winning.iter().min_by_key(|&&c| c.abs_diff(3)).copied();
+            let Outcome::Move { column, wins } = answer.outcome else {
+                panic!("{}{}: no move chosen", labelled.moves, col + 1);
+            };
+            assert_eq!(Some(column), centre_most, "{}{}", labelled.moves, col + 1);
+            assert!(wins);
+            assert_eq!(answer.to_string(), format!("{column}\nI win\n\n"));
+            assert_eq!(answer.exit_status(), 255);
+        }
+    }
+    assert!(wins_seen > 0, "no child with an immediate win");
 }
 
 #[test]
@@ -65,4 +113,16 @@ fn perfect_mode_keeps_the_game_over_answers() {
     assert_eq!(answer_perfect(&won, &mut solver).to_string(), "You win\n\n");
     let mine = Request::parse(["o53", "o52", "o51", "o50", "-perfect"]).unwrap();
     assert_eq!(answer_perfect(&mine, &mut solver).exit_status(), 255);
+    // A drawn game: every column filled, nobody with four in a row.
+    let full: score4::Position = "547125662261271266215743771576315353334444"
+        .parse()
+        .unwrap();
+    let mut args = tokens(&full);
+    args.push("-perfect".into());
+    let answer = answer_perfect(&Request::parse(&args).unwrap(), &mut solver);
+    assert_eq!(answer.outcome, Outcome::NoMove);
+    assert_eq!(
+        (answer.to_string().as_str(), answer.exit_status()),
+        ("No move possible\n", 255)
+    );
 }

@@ -1,11 +1,14 @@
 //! The solver against labelled fixtures and against a plain, unpruned
 //! negamax written here from the rules alone.
 
+mod support;
+
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use score4::fixture::{self, Labelled};
 use score4::{Position, Solver};
+use support::Rng;
 
 /// Table size for tests: large enough for every fixture set used here,
 /// small enough that parallel tests stay light.
@@ -170,40 +173,29 @@ fn reference<const W: usize, const H: usize>(
     best
 }
 
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-
-    /// A random game of `len` moves in which nobody has won yet.
-    fn position<const W: usize, const H: usize>(&mut self, len: u32) -> Position<W, H> {
-        'retry: loop {
-            let mut p = Position::<W, H>::new();
-            while p.moves_played() < len {
-                let open: Vec<usize> = p.playable_columns().collect();
-                let col = open[self.below(open.len())];
-                if p.is_winning_move(col) {
-                    continue 'retry;
-                }
-                p.play(col);
+/// A random game of `len` moves in which nobody has won yet.
+fn random_position<const W: usize, const H: usize>(rng: &mut Rng, len: u32) -> Position<W, H> {
+    'retry: loop {
+        let mut p = Position::<W, H>::new();
+        while p.moves_played() < len {
+            let open: Vec<usize> = p.playable_columns().collect();
+            let col = open[rng.below(open.len() as u64) as usize];
+            if p.is_winning_move(col) {
+                continue 'retry;
             }
-            return p;
+            p.play(col);
         }
+        return p;
     }
 }
 
-/// Compares `solve`, `solve_weak` and `analyze` with the reference.
+/// Compares `solve`, `solve_weak` and `analyze` with the reference and
+/// returns the score.
 fn agree<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     p: &Position<W, H>,
     memo: &mut Option<HashMap<u64, i32>>,
-) {
+) -> i32 {
     let moves = reference_moves(p, memo);
     let expected = moves.into_iter().flatten().max().expect("moves");
     assert_eq!(solver.solve(p), expected, "solve\n{p}");
@@ -211,17 +203,38 @@ fn agree<const W: usize, const H: usize>(
     assert_eq!(solver.analyze(p), moves, "analyze\n{p}");
     let best = solver.best_move(p).expect("a move");
     assert_eq!(moves[best], Some(expected), "best_move\n{p}");
+    expected
+}
+
+/// How many positions of a random sample the side to move wins, draws and
+/// loses; a sample without all three tests less than it seems to.
+#[derive(Debug, Default)]
+struct Outcomes([usize; 3]);
+
+impl Outcomes {
+    fn note(&mut self, score: i32) {
+        self.0[(score.signum() + 1) as usize] += 1;
+    }
+
+    fn check(&self) {
+        assert!(
+            self.0.iter().all(|&n| n > 0),
+            "losses, draws, wins: {self:?}"
+        );
+    }
 }
 
 #[test]
 fn agrees_with_unpruned_negamax_late_in_7x6_games() {
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = Rng::new(0x5EED_0001);
     let mut solver = Solver::<7, 6>::with_table_mb(16);
+    let mut outcomes = Outcomes::default();
     for _ in 0..60 {
         let len = 32 + rng.below(8) as u32;
-        let p = rng.position::<7, 6>(len);
-        agree(&mut solver, &p, &mut None);
+        let p = random_position::<7, 6>(&mut rng, len);
+        outcomes.note(agree(&mut solver, &p, &mut None));
     }
+    outcomes.check();
 }
 
 /// Every position of the 4x4 game, each solved by a fresh-table solver
@@ -251,28 +264,32 @@ fn agrees_with_negamax_on_every_4x4_position() {
 
 #[test]
 fn agrees_with_negamax_on_random_5x4_positions() {
-    let mut rng = Rng(0x5EED_0002);
+    let mut rng = Rng::new(0x5EED_0002);
     let mut memo = Some(HashMap::new());
     let mut solver = Solver::<5, 4>::with_table_mb(8);
+    let mut outcomes = Outcomes::default();
     agree(&mut solver, &Position::new(), &mut memo);
     for _ in 0..300 {
         let len = rng.below(18) as u32;
-        let p = rng.position::<5, 4>(len);
+        let p = random_position::<5, 4>(&mut rng, len);
         solver.clear_table();
-        agree(&mut solver, &p, &mut memo);
+        outcomes.note(agree(&mut solver, &p, &mut memo));
     }
+    outcomes.check();
 }
 
 #[test]
 fn agrees_with_negamax_on_random_6x5_positions() {
-    let mut rng = Rng(0x5EED_0003);
+    let mut rng = Rng::new(0x5EED_0003);
     let mut memo = Some(HashMap::new());
     let mut solver = Solver::<6, 5>::with_table_mb(16);
+    let mut outcomes = Outcomes::default();
     for _ in 0..40 {
         let len = 14 + rng.below(14) as u32;
-        let p = rng.position::<6, 5>(len);
-        agree(&mut solver, &p, &mut memo);
+        let p = random_position::<6, 5>(&mut rng, len);
+        outcomes.note(agree(&mut solver, &p, &mut memo));
     }
+    outcomes.check();
 }
 
 /// The first player wins the empty 7x6 board with its last disc, and only

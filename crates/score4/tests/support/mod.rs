@@ -1,4 +1,5 @@
-//! A reference model of the classic Score4 engine, written from its
+//! What the integration tests share: a deterministic random generator, and
+//! a reference model of the classic Score4 engine, written from its
 //! description rather than from the fast engine: a 2-D board, the 69
 //! windows counted one by one, and plain minimax without pruning or
 //! caching. Slow on purpose; the tests compare the fast engine against it.
@@ -247,4 +248,16 @@ pub fn random_grid(oracle: &Oracle, rng: &mut Rng, discs: usize) -> Grid {
         color = -color;
     }
     g
+}
+
+/// A random full board on which nobody has four in a row: the end of a
+/// drawn game, where the engine has no move.
+pub fn drawn_grid(oracle: &Oracle, rng: &mut Rng) -> Grid {
+    loop {
+        let g = random_grid(oracle, rng, 42);
+        let full = g[0].iter().all(|&c| c != 0);
+        if full && !has_four(oracle, &g, 1) && !has_four(oracle, &g, -1) {
+            return g;
+        }
+    }
 }

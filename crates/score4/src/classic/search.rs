@@ -1,4 +1,4 @@
-//! The classic Score4 engine's search, answer for answer.
+//! The classic Score4 engine's depth-limited search, answer for answer.
 //!
 //! The original is a plain depth-limited minimax over the heuristic of
 //! [`crate::heuristic`]. This module returns the same move and, on request,
@@ -23,22 +23,12 @@
 //! original's tie-break (the rightmost column among equals) only shows at
 //! the root, which is searched column by column with windows that encode it.
 
-use std::fmt;
-
+use super::protocol::{game_over, Answer, Outcome};
 use crate::bitboard::{Bitboard, Standard};
-use crate::board::{Board, Colour};
-use crate::error::ParseError;
-use crate::heuristic::{cell_weight, material, open_threes, WIN};
-use crate::solver::Solver;
+use crate::board::Board;
+use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};
 
 type G = Standard;
-
-/// The deepest `-level` accepted. The board has 42 cells, so deeper levels
-/// only change the depth printed and the win-distance shift.
-pub const MAX_LEVEL: u32 = 99;
-
-/// The search depth when no `-level` is given.
-pub const DEFAULT_LEVEL: u32 = 7;
 
 /// The original's value of a node with no playable column, from the point of
 /// view of the side that cannot move: a full board looks excellent to the
@@ -46,13 +36,16 @@ pub const DEFAULT_LEVEL: u32 = 7;
 pub const NO_MOVE: i32 = 10_000_000;
 
 /// Where the depth goes in a table tag: position keys (`current + mask`)
-/// stay below bit 49, so depths up to [`MAX_DEPTH`] fit above them.
-const DEPTH_SHIFT: u32 = 49;
+/// stay below it, so depths up to [`MAX_LEVEL`] fit above them.
+const DEPTH_SHIFT: u32 = G::LAYOUT_BITS;
 
-/// The deepest search [`Search::answer`] runs; its depth must fit a table
-/// tag. A board has 42 cells, so deeper searches differ only in the
-/// printed depth and the win-distance shift, and take impossibly long.
-pub const MAX_DEPTH: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+/// The deepest `-level` accepted: the largest depth a table tag holds.
+/// Beyond the empty cells a deeper level still changes the answer, as the
+/// win-distance shift grows with it, so levels are not capped at the board
+/// size; this bound keeps every shifted value far from overflow and below
+/// the no-move value, as in the original.
+pub const MAX_LEVEL: u32 = (1 << (64 - DEPTH_SHIFT)) - 1;
+const _: () = assert!(WIN + MAX_LEVEL as i32 + 1 < NO_MOVE);
 
 /// Larger than every value a node can take.
 const INF: i32 = 100_000_000;
@@ -71,210 +64,20 @@ const MAX_TABLE_BITS: u32 = 22;
 /// Columns from the centre out: central discs sit in more windows, so their
 /// moves tend to score best and cut the search earliest. Sorting moves by
 /// static score or by a history of cut-offs searched more nodes.
-const CENTRE_FIRST: [usize; 7] = [3, 2, 4, 1, 5, 0, 6];
+const CENTRE_FIRST: [usize; WIDTH] = G::CENTRE_FIRST;
 
+const WIDTH: usize = G::WIDTH;
 const BOTTOM: u64 = G::BOTTOM.0;
 const BOARD: u64 = G::BOARD.0;
 
-/// One engine invocation, read from the protocol's arguments.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Request {
-    /// The board; the engine plays orange.
-    pub board: Board,
-    /// Search depth in plies, `1..=MAX_LEVEL`.
-    pub level: u32,
-    /// Whether to report each root column's value.
-    pub debug: bool,
-    /// Whether `-perfect` was given (play by exact solution instead of the
-    /// classic search).
-    pub perfect: bool,
-}
-
-impl Request {
-    /// Reads the protocol's arguments: cell tokens in any order, `-debug`,
-    /// `-perfect` and `-level N` anywhere (the last `-level` counts).
-    ///
-    /// Unlike the original, which ignores what it does not know, every other
-    /// token is an error, as is a `-level` without a value from 1 to
-    /// [`MAX_LEVEL`]; the error names the offending token.
-    ///
-    /// ```
-    /// use score4::classic::Request;
-    /// let r = Request::parse(["o53", "-level", "3", "y43", "-debug"]).unwrap();
-    /// assert_eq!((r.level, r.debug, r.perfect), (3, true, false));
-    /// assert!(Request::parse(["o53", "-level"]).is_err());
-    /// ```
-    pub fn parse<I, S>(args: I) -> Result<Self, ParseError>
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        let mut level = DEFAULT_LEVEL;
-        let (mut debug, mut perfect) = (false, false);
-        let mut cells: Vec<S> = Vec::new();
-        let mut args = args.into_iter();
-        while let Some(arg) = args.next() {
-            match arg.as_ref() {
-                "-debug" => debug = true,
-                "-perfect" => perfect = true,
-                "-level" => {
-                    let value = args
-                        .next()
-                        .ok_or_else(|| ParseError::BadLevel("-level".to_string()))?;
-                    level = parse_level(value.as_ref())?;
-                }
-                _ => cells.push(arg),
-            }
-        }
-        let board = Board::from_cells(cells)?;
-        Ok(Request {
-            board,
-            level,
-            debug,
-            perfect,
-        })
-    }
-}
-
-/// A level is one or more decimal digits naming a depth in `1..=MAX_LEVEL`.
-fn parse_level(token: &str) -> Result<u32, ParseError> {
-    let bad = || ParseError::BadLevel(token.to_string());
-    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(bad());
-    }
-    match token.parse::<u32>() {
-        Ok(level) if (1..=MAX_LEVEL).contains(&level) => Ok(level),
-        _ => Err(bad()),
-    }
-}
-
-/// How an engine invocation ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Yellow already has four in a row (checked before orange).
-    YouWin,
-    /// Orange already has four in a row.
-    IWin,
-    /// The engine plays `column`; `wins` if that completes four for orange.
-    Move {
-        /// The column played, 0..6.
-        column: usize,
-        /// Whether the move completes four orange discs in a row.
-        wins: bool,
-    },
-    /// Every column is full.
-    NoMove,
-}
-
-/// The engine's answer; its [`Display`](fmt::Display) is the original's
-/// exact stdout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Answer {
-    /// The level searched, printed on the debug lines.
-    pub level: u32,
-    /// The exact value of each root column that was fully searched, filled
-    /// only for a debug request: the original prints one line per entry.
-    pub columns: [Option<i32>; 7],
-    /// What to print after the debug lines.
-    pub outcome: Outcome,
-}
-
-impl Answer {
-    /// The original's exit status: 255 when the game is over on the board
-    /// or with the engine's move, or when no move is possible; else 0.
-    pub fn exit_status(&self) -> u8 {
-        match self.outcome {
-            Outcome::Move { wins: false, .. } => 0,
-            _ => 255,
-        }
-    }
-}
-
-impl fmt::Display for Answer {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (column, value) in self.columns.iter().enumerate() {
-            if let Some(score) = value {
-                writeln!(
-                    f,
-                    "Depth {}, placing on {column}, score:{score}",
-                    self.level
-                )?;
-            }
-        }
-        match self.outcome {
-            Outcome::YouWin => f.write_str("You win\n\n"),
-            Outcome::IWin => f.write_str("I win\n\n"),
-            Outcome::Move { column, wins } => {
-                writeln!(f, "{column}")?;
-                if wins {
-                    f.write_str("I win\n\n")?;
-                }
-                Ok(())
-            }
-            Outcome::NoMove => f.write_str("No move possible\n"),
-        }
-    }
-}
-
-/// Answers a request with a search sized for its level.
-///
-/// ```
-/// use score4::classic::{answer, Outcome, Request};
-/// // Orange holds the bottom row's columns 1..3: columns 0 and 4 both win,
-/// // and the original takes the leftmost.
-/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41"]).unwrap();
-/// let a = answer(&r);
-/// assert_eq!(a.outcome, Outcome::Move { column: 0, wins: true });
-/// assert_eq!(a.to_string(), "0\nI win\n\n");
-/// assert_eq!(a.exit_status(), 255);
-/// ```
-pub fn answer(request: &Request) -> Answer {
-    Search::for_level(request.level).answer(&request.board, request.level, request.debug)
-}
-
-/// Answers a `-perfect` request: the move the perfect solver picks (the
-/// fastest win, else a draw, else the slowest loss, the centre-most among
-/// equals), in the same output protocol. The game-over checks and exit
-/// statuses are the classic engine's; the debug lines carry each column's
-/// exact score (the solver's convention, from orange's side) and, as their
-/// depth, the number of empty cells, since the search runs to the end.
-///
-/// ```
-/// use score4::classic::{answer_perfect, Outcome, Request};
-/// use score4::Solver;
-/// // Columns 0 and 4 both win at once: the classic engine takes the
-/// // leftmost, the solver the one nearer the centre.
-/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41", "-perfect"]).unwrap();
-/// let a = answer_perfect(&r, &mut Solver::with_table_mb(1));
-/// assert_eq!(a.outcome, Outcome::Move { column: 4, wins: true });
-/// assert_eq!(a.to_string(), "4\nI win\n\n");
-/// ```
-pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
-    let board = &request.board;
-    let empty = 42 - board.occupied().count();
-    let mut answer = Answer {
-        level: empty,
-        columns: [None; 7],
-        outcome: Outcome::NoMove,
-    };
-    if board.has_four(Colour::Yellow) {
-        answer.outcome = Outcome::YouWin;
-        return answer;
-    }
-    if board.has_four(Colour::Orange) {
-        answer.outcome = Outcome::IWin;
-        return answer;
-    }
-    let scores = solver.analyze(&board.position());
-    if request.debug {
-        answer.columns = scores;
-    }
-    if let Some(column) = Solver::<7, 6>::best_of(&scores) {
-        let wins = board.position().is_winning_move(column);
-        answer.outcome = Outcome::Move { column, wins };
-    }
-    answer
-}
+/// A table slot's data: the value in the low 32 bits, the bound above it,
+/// then the best column.
+const BOUND_SHIFT: u32 = 32;
+const COLUMN_SHIFT: u32 = 36;
+/// The best column's field; its all-ones value, never a column, means none.
+const COLUMN_MASK: u64 = 7;
+const NO_COLUMN: usize = COLUMN_MASK as usize;
+const _: () = assert!(WIDTH <= NO_COLUMN, "a column must fit a table slot");
 
 /// Whether a stored value is exact or only bounds the node's value.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -315,12 +118,13 @@ impl Table {
         if stored != tag {
             return None;
         }
-        let bound = match (data >> 32) & 3 {
+        let bound = match (data >> BOUND_SHIFT) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             _ => Bound::Upper,
         };
-        Some((data as u32 as i32, bound, (data >> 36) as usize & 7))
+        let column = ((data >> COLUMN_SHIFT) & COLUMN_MASK) as usize;
+        Some((data as u32 as i32, bound, column))
     }
 
     #[inline(always)]
@@ -328,7 +132,9 @@ impl Table {
         let i = self.slot(tag);
         self.slots[i] = [
             tag,
-            (value as u32 as u64) | ((bound as u64) << 32) | ((column as u64) << 36),
+            (value as u32 as u64)
+                | ((bound as u64) << BOUND_SHIFT)
+                | ((column as u64 & COLUMN_MASK) << COLUMN_SHIFT),
         ];
     }
 }
@@ -363,38 +169,31 @@ impl Search {
     /// Answers for `board` at `level`, with every root column's value when
     /// `debug` is set. The protocol only asks for levels 1..=[`MAX_LEVEL`];
     /// level 0 behaves as the original's (one ply, printed as depth 0), and
-    /// levels beyond [`MAX_DEPTH`] are searched as that depth.
+    /// deeper levels are searched, and printed, as [`MAX_LEVEL`].
     pub fn answer(&mut self, board: &Board, level: u32, debug: bool) -> Answer {
-        let level = level.min(MAX_DEPTH);
+        let level = level.min(MAX_LEVEL);
         let (orange, yellow) = (board.orange().0, board.yellow().0);
         let mut answer = Answer {
             level,
-            columns: [None; 7],
+            columns: [None; WIDTH],
             outcome: Outcome::NoMove,
         };
-        if G::has_four(Bitboard(yellow)) {
-            answer.outcome = Outcome::YouWin;
-            return answer;
-        }
-        if G::has_four(Bitboard(orange)) {
-            answer.outcome = Outcome::IWin;
+        if let Some(outcome) = game_over(board) {
+            answer.outcome = outcome;
             return answer;
         }
         let mask = orange | yellow;
         let playable = (mask + BOTTOM) & BOARD;
-        if playable == 0 {
-            return answer;
-        }
         let wins = G::winning_cells(Bitboard(orange)).0 & playable;
         // The original stops at the first winning column, so only the
         // columns to its left are fully searched.
-        let first_win = (0..7).find(|&c| wins & G::column(c).0 != 0);
+        let first_win = (0..WIDTH).find(|&c| wins & G::column(c).0 != 0);
         if let Some(column) = first_win {
             answer.outcome = Outcome::Move { column, wins: true };
         }
         if debug {
             let mut best: Option<(i32, usize)> = None;
-            for column in 0..first_win.unwrap_or(7) {
+            for column in 0..first_win.unwrap_or(WIDTH) {
                 let cell = playable & G::column(column).0;
                 if cell == 0 {
                     continue;
@@ -464,7 +263,7 @@ impl Search {
     ) -> i32 {
         let yellow = orange ^ mask;
         if level <= 1 {
-            return static_value(orange | cell, yellow);
+            return evaluate(Bitboard(orange | cell), Bitboard(yellow));
         }
         let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
         -self.negamax(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
@@ -513,7 +312,7 @@ impl Search {
         }
         let opp_wins = G::winning_cells(Bitboard(opp)).0;
 
-        let mut hint = usize::MAX;
+        let mut hint = NO_COLUMN;
         if let Some((value, bound, column)) = self.table.get(tag) {
             match bound {
                 Bound::Exact => return value,
@@ -542,9 +341,9 @@ impl Search {
         };
         alpha = alpha.max(best);
         if best < beta {
-            let mut order = [0usize; 8];
+            let mut order = [0usize; WIDTH];
             let mut n = 0;
-            if hint < 7 && candidates & G::column(hint).0 != 0 {
+            if hint < WIDTH && candidates & G::column(hint).0 != 0 {
                 order[0] = hint;
                 n = 1;
             }
@@ -576,16 +375,9 @@ impl Search {
         } else {
             Bound::Exact
         };
-        self.table.put(tag, best, bound, best_column & 7);
+        self.table.put(tag, best, bound, best_column);
         best
     }
-}
-
-/// The original's static score of a board without four in a row, from the
-/// point of view of the side owning `mine`.
-#[inline(always)]
-fn static_value(mine: u64, theirs: u64) -> i32 {
-    crate::heuristic::evaluate(Bitboard(mine), Bitboard(theirs))
 }
 
 /// A node with one ply left and no immediate win: the best static score
@@ -621,80 +413,6 @@ fn leaf_value(cur: u64, opp: u64, playable: u64, beta: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn parse(args: &[&str]) -> Result<Request, ParseError> {
-        Request::parse(args.iter())
-    }
-
-    #[test]
-    fn flags_go_anywhere_and_the_last_level_counts() {
-        let r = parse(&["-level", "3", "o53", "-debug", "y43", "-level", "12"]).unwrap();
-        assert_eq!(r.level, 12);
-        assert!(r.debug && !r.perfect);
-        assert_eq!(r.board, Board::from_cells(["y43", "o53"]).unwrap());
-        let r = parse(&[]).unwrap();
-        assert_eq!((r.level, r.debug), (DEFAULT_LEVEL, false));
-        assert_eq!(r.board, Board::default());
-        assert!(parse(&["-perfect", "o53"]).unwrap().perfect);
-        assert_eq!(parse(&["-level", "099"]).unwrap().level, 99);
-    }
-
-    #[test]
-    fn bad_tokens_are_named() {
-        let bad = |args: &[&str]| parse(args).unwrap_err();
-        assert_eq!(
-            bad(&["o53", "-level"]),
-            ParseError::BadLevel("-level".into())
-        );
-        for level in ["0", "100", "abc", "", "-3", "+3", "7x", "99999999999"] {
-            assert_eq!(
-                bad(&["-level", level, "o53"]),
-                ParseError::BadLevel(level.into())
-            );
-        }
-        assert_eq!(bad(&["-Debug"]), ParseError::UnknownToken("-Debug".into()));
-        assert_eq!(bad(&["o53", "x"]), ParseError::UnknownToken("x".into()));
-        assert_eq!(bad(&["o73"]), ParseError::CellOutOfRange("o73".into()));
-        assert_eq!(bad(&["o43"]), ParseError::FloatingDisc("o43".into()));
-        assert_eq!(
-            bad(&["o53", "y53"]),
-            ParseError::DuplicateCell("y53".into())
-        );
-    }
-
-    #[test]
-    fn answers_print_as_the_original() {
-        let mut a = Answer {
-            level: 7,
-            columns: [None; 7],
-            outcome: Outcome::Move {
-                column: 4,
-                wins: false,
-            },
-        };
-        assert_eq!(a.to_string(), "4\n");
-        assert_eq!(a.exit_status(), 0);
-        a.columns[0] = Some(-1_000_007);
-        a.columns[2] = Some(13);
-        a.outcome = Outcome::Move {
-            column: 2,
-            wins: true,
-        };
-        assert_eq!(
-            a.to_string(),
-            "Depth 7, placing on 0, score:-1000007\nDepth 7, placing on 2, score:13\n2\nI win\n\n"
-        );
-        assert_eq!(a.exit_status(), 255);
-        a.columns = [None; 7];
-        for (outcome, text) in [
-            (Outcome::YouWin, "You win\n\n"),
-            (Outcome::IWin, "I win\n\n"),
-            (Outcome::NoMove, "No move possible\n"),
-        ] {
-            a.outcome = outcome;
-            assert_eq!((a.to_string().as_str(), a.exit_status()), (text, 255));
-        }
-    }
 
     #[test]
     fn the_table_keeps_depths_apart() {

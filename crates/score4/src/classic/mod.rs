@@ -1,0 +1,78 @@
+//! The classic Score4 engine, as a drop-in replacement for the original.
+//!
+//! - [`protocol`]: the request read from the engine's arguments, and the
+//!   answer with the original's exact stdout and exit status.
+//! - [`search`]: the depth-limited search that returns the original's move
+//!   and per-column values.
+//!
+//! [`answer`] ties them together; [`answer_perfect`] answers in the same
+//! protocol by the perfect solver instead.
+
+pub mod protocol;
+pub mod search;
+
+pub use protocol::{is_protocol_token, Answer, Outcome, Request, DEFAULT_LEVEL, FLAGS};
+pub use search::{Search, MAX_LEVEL, NO_MOVE};
+
+use crate::bitboard::Standard;
+use crate::solver::Solver;
+use protocol::game_over;
+
+type G = Standard;
+
+/// Answers a request with a search sized for its level.
+///
+/// ```
+/// use score4::classic::{answer, Outcome, Request};
+/// // Orange holds the bottom row's columns 1..3: columns 0 and 4 both win,
+/// // and the original takes the leftmost.
+/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41"]).unwrap();
+/// let a = answer(&r);
+/// assert_eq!(a.outcome, Outcome::Move { column: 0, wins: true });
+/// assert_eq!(a.to_string(), "0\nI win\n\n");
+/// assert_eq!(a.exit_status(), 255);
+/// ```
+pub fn answer(request: &Request) -> Answer {
+    Search::for_level(request.level).answer(&request.board, request.level, request.debug)
+}
+
+/// Answers a `-perfect` request: the move the perfect solver picks (the
+/// fastest win, else a draw, else the slowest loss, the centre-most among
+/// equals), in the same output protocol. The game-over checks and exit
+/// statuses are the classic engine's; the debug lines carry each column's
+/// exact score (the solver's convention, from orange's side) and, as their
+/// depth, the number of empty cells, since the search runs to the end.
+///
+/// ```
+/// use score4::classic::{answer_perfect, Outcome, Request};
+/// use score4::Solver;
+/// // Columns 0 and 4 both win at once: the classic engine takes the
+/// // leftmost, the solver the one nearer the centre.
+/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41", "-perfect"]).unwrap();
+/// let a = answer_perfect(&r, &mut Solver::with_table_mb(1));
+/// assert_eq!(a.outcome, Outcome::Move { column: 4, wins: true });
+/// assert_eq!(a.to_string(), "4\nI win\n\n");
+/// ```
+pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
+    let board = &request.board;
+    let empty = G::CELLS - board.occupied().count();
+    let mut answer = Answer {
+        level: empty,
+        columns: [None; G::WIDTH],
+        outcome: Outcome::NoMove,
+    };
+    if let Some(outcome) = game_over(board) {
+        answer.outcome = outcome;
+        return answer;
+    }
+    let position = board.position();
+    let scores = solver.analyze(&position);
+    if request.debug {
+        answer.columns = scores;
+    }
+    if let Some(column) = <Solver>::best_of(&scores) {
+        let wins = position.is_winning_move(column);
+        answer.outcome = Outcome::Move { column, wins };
+    }
+    answer
+}
