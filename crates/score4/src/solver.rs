@@ -57,10 +57,6 @@ const ETC_MIN_EMPTY: u32 = 10;
 /// heavier sets for a few percent more positions searched.
 const TABLE_MIN_EMPTY: i32 = 6;
 
-/// How often (in positions searched) to check whether the table should
-/// move to huge pages; a power of two keeps the check to a mask.
-const HUGE_PAGES_CHECK: u64 = 1 << 16;
-
 /// Why a position cannot be solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum SolveError {
@@ -414,10 +410,6 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
         self.nodes += 1;
-        if self.nodes.is_multiple_of(HUGE_PAGES_CHECK) && self.nodes >= self.table.len() as u64 {
-            // By now the table is filling up: see Table::use_huge_pages.
-            self.table.use_huge_pages();
-        }
         if let Some(stop) = self.stop {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
