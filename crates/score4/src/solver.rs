@@ -427,9 +427,20 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             // Neither of the last two moves can win.
             return 0;
         }
-        // The opponent cannot win with its next move, and neither can we.
-        let min = -Self::win_score(n + 2);
-        let max = Self::win_score(n + 2);
+        // The opponent cannot win with its next move, and neither can we;
+        // a side with no line left open cannot win at all (measured: a
+        // twentieth fewer positions on the empty board's weak solve).
+        let open = Geometry::<W, H>::BOARD & !p.occupied();
+        let min = if Geometry::<W, H>::has_four(p.opponent() | open) {
+            -Self::win_score(n + 2)
+        } else {
+            0
+        };
+        let max = if Geometry::<W, H>::has_four(p.current() | open) {
+            Self::win_score(n + 2)
+        } else {
+            0
+        };
         if alpha < min {
             alpha = min;
             if alpha >= beta {
