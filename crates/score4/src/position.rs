@@ -264,7 +264,9 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// The key of the mirror image.
     #[inline]
     pub fn mirror_key(&self) -> u64 {
-        self.mirror().key()
+        // Within a column `current + mask` never carries past the column's
+        // sentinel bit, so mirroring the key mirrors both boards at once.
+        Geometry::<W, H>::mirror(Bitboard(self.key())).bits()
     }
 
     /// Discs of the player who moved first on a board reached by

@@ -530,29 +530,28 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         }
         let empty = Self::CELLS - n;
         if empty >= TABLE_MIN_EMPTY {
-            // Each child's entry is a cache miss; starting them all now
-            // overlaps the waits (measured: a quarter faster). The first
-            // child is looked up at once anyway.
-            for &(cell, _) in moves.iter().skip(1) {
+            let mut keys = [0u64; W];
+            for (key, &(cell, _)) in keys.iter_mut().zip(moves.iter()) {
                 if cell.is_empty() {
                     break;
                 }
                 let mut child = *p;
                 child.play_cell(cell);
-                self.table.prefetch(Self::key(&child).0);
+                *key = Self::key(&child).0;
+                // Each child's entry is a cache miss; starting them all now
+                // overlaps the waits (measured: a quarter faster).
+                self.table.prefetch(*key);
             }
-        }
-        if empty > ETC_MIN_EMPTY as i32 {
-            for &(cell, _) in moves.iter() {
-                if cell.is_empty() {
-                    break;
-                }
-                let mut child = *p;
-                child.play_cell(cell);
-                if let Some(known) = self.table.get(Self::key(&child).0) {
-                    let at_least = -known.upper;
-                    if at_least >= beta {
-                        return (at_least, Geometry::<W, H>::column_of(cell));
+            if empty > ETC_MIN_EMPTY as i32 {
+                for (&key, &(cell, _)) in keys.iter().zip(moves.iter()) {
+                    if cell.is_empty() {
+                        break;
+                    }
+                    if let Some(known) = self.table.get(key) {
+                        let at_least = -known.upper;
+                        if at_least >= beta {
+                            return (at_least, Geometry::<W, H>::column_of(cell));
+                        }
                     }
                 }
             }
