@@ -30,17 +30,16 @@ use crate::table::{Table, TableError};
 
 /// Table size of [`Solver::new`], in mebibytes.
 ///
-/// Solving the empty 7x6 board from scratch visits 700 to 960 million
+/// Solving the empty 7x6 board from scratch visits 450 to 550 million
 /// positions, far more than any table holds, so what counts is keeping the
 /// entries near the root (see the table's buckets) and the time per probe.
 /// Measured on the empty board, one thread, on a shared 2-core machine
-/// (rough, +-15%): 1 GiB searched 702 million positions in 149 s of CPU,
-/// 256 MiB 745 million in 110 s, 128 MiB 776 million in 102 s, 64 MiB 817
-/// million in 97 s, 32 MiB 876 million in 95 s, 16 MiB 963 million in 83 s.
-/// A smaller table misses the caches and the TLB less often, and that
-/// outweighs the extra positions; on the fixture sets 16 MiB was also the
-/// fastest (opening_L2: 90 ms a position against 143 ms with 128 MiB).
-/// Machines with cheaper memory access may prefer more: `with_table_mb`.
+/// (rough, +-10%; `echo | score4 solve --stats --table-mb N`): 1 GiB
+/// searched 447 million positions in 57 s, 256 MiB 458 million in 49 s,
+/// 64 MiB 491 million in 48 s, 16 MiB 551 million in 39 s. A smaller table
+/// misses the caches less often, and that outweighs the extra positions; on
+/// the fixture sets 16 MiB was also the fastest. Machines with cheaper
+/// memory access may prefer more: `with_table_mb`.
 pub const DEFAULT_TABLE_MB: usize = 16;
 
 /// With more empty cells than this, child positions are looked up in the
