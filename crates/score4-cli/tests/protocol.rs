@@ -78,15 +78,7 @@ fn random_boards_match_the_model_through_stdout() {
         args.insert(at, level.to_string());
         args.insert(at, "-level".into());
         let (expected, status) = oracle.run(&g, level, debug);
-        let out = run(Path::new(BIN), &args);
-        assert_eq!(
-            (
-                String::from_utf8_lossy(&out.stdout).as_ref(),
-                out.status.code()
-            ),
-            (expected.as_str(), Some(status as i32)),
-            "args {args:?}"
-        );
+        assert_answers(&args, &expected, status as i32);
     }
 }
 
@@ -106,15 +98,7 @@ fn deep_levels_print_the_level_given() {
         let mut args = tokens(&g, &mut rng);
         args.extend(["-debug".into(), "-level".into(), level.to_string()]);
         let (expected, status) = oracle.run(&g, level, true);
-        let out = run(Path::new(BIN), &args);
-        assert_eq!(
-            (
-                String::from_utf8_lossy(&out.stdout).as_ref(),
-                out.status.code()
-            ),
-            (expected.as_str(), Some(status as i32)),
-            "args {args:?}"
-        );
+        assert_answers(&args, &expected, status as i32);
     }
 }
 
@@ -254,4 +238,17 @@ fn unknown_tokens_are_ignored_as_by_the_original() {
         }
     }
     std::fs::remove_dir_all(dir).expect("clean up");
+}
+
+/// Runs the binary with `args` and checks its stdout and exit status.
+fn assert_answers(args: &[String], expected: &str, status: i32) {
+    let out = run(Path::new(BIN), args);
+    assert_eq!(
+        (
+            String::from_utf8_lossy(&out.stdout).as_ref(),
+            out.status.code()
+        ),
+        (expected, Some(status)),
+        "args {args:?}"
+    );
 }
