@@ -223,15 +223,6 @@ impl<const W: usize, const H: usize> Position<W, H> {
         candidates & !(threats >> 1)
     }
 
-    /// How many empty cells would complete four for the side to move after
-    /// it plays on `cell` (a single playable cell): a cheap measure of how
-    /// much a move threatens, used to order moves.
-    #[inline(always)]
-    pub fn threats_after(&self, cell: Bitboard) -> u32 {
-        let mine = self.current | cell;
-        (Geometry::<W, H>::winning_cells(mine) & !(self.mask | cell)).count()
-    }
-
     /// Whether the side that moved last has four in a row.
     #[inline(always)]
     pub fn opponent_has_won(&self) -> bool {
@@ -448,15 +439,6 @@ mod tests {
             Geometry::<4, 4>::cell(0, 3),
             "vertical threat must be blocked"
         );
-    }
-
-    #[test]
-    fn threats_after_counts_new_winning_cells() {
-        let p = P::parse("4455").unwrap();
-        // Playing 3 or 6 gives three in a row open at both ends.
-        assert_eq!(p.threats_after(p.landing_cell(2)), 2);
-        assert_eq!(p.threats_after(p.landing_cell(5)), 2);
-        assert_eq!(p.threats_after(p.landing_cell(0)), 0);
     }
 
     #[test]

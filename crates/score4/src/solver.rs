@@ -358,7 +358,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The column order of helper `i`: the centre order with neighbours
-    /// swapped in turn, so helpers start down different lines.
+    /// swapped in turn, so that below the root too helpers break ties
+    /// differently from the main search. (Measured on the empty board with
+    /// 2 threads, beside the root rotation: 29 s, against 49 s without it.)
     fn helper_order(i: usize) -> [usize; W] {
         let mut order = Self::ORDER;
         let k = 1 + 2 * ((i - 1) % W.div_ceil(2).max(1));
