@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use score4::{Position, Solver, DEFAULT_TABLE_MB};
+use score4::{Position, SolveError, Solver, DEFAULT_TABLE_MB};
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
@@ -112,13 +112,7 @@ fn first_field(line: &str) -> &str {
 fn solve_line(solver: &mut Solver<7, 6>, args: &Args, line: &str) -> Result<String, String> {
     let moves = first_field(line);
     let p = Position::<7, 6>::parse(moves).map_err(|e| e.to_string())?;
-    if p.is_game_over() {
-        return Err(if p.is_full() && !p.opponent_has_won() {
-            "the board is full".to_string()
-        } else {
-            format!("the game is already over: move {} won", p.moves_played())
-        });
-    }
+    SolveError::check(&p).map_err(|e| e.to_string())?;
     if args.fresh_table {
         solver.clear_table();
     }

@@ -66,9 +66,25 @@ const FAST_WIN: i32 = 6;
 /// Why a position cannot be solved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum SolveError {
-    /// Someone already has four in a row, or the board is full.
-    #[error("the game is already over")]
-    GameOver,
+    /// Every cell is taken and nobody has four in a row.
+    #[error("the board is full")]
+    BoardFull,
+    /// Someone has four in a row: the move with this number (from 1) won.
+    #[error("the game is already over: move {0} won")]
+    AlreadyWon(u32),
+}
+
+impl SolveError {
+    /// `Ok` if the game in `p` goes on, else why it is over.
+    pub fn check<const W: usize, const H: usize>(p: &Position<W, H>) -> Result<(), SolveError> {
+        if p.opponent_has_won() || Geometry::<W, H>::has_four(p.current()) {
+            Err(SolveError::AlreadyWon(p.moves_played()))
+        } else if p.is_full() {
+            Err(SolveError::BoardFull)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
@@ -249,9 +265,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// Like [`solve`](Self::solve), but a finished game is an error.
     pub fn try_solve(&mut self, p: &Position<W, H>) -> Result<i32, SolveError> {
-        if p.is_game_over() {
-            return Err(SolveError::GameOver);
-        }
+        SolveError::check(p)?;
         Ok(self.solve(p))
     }
 
@@ -737,13 +751,13 @@ mod tests {
         // The first player won with its 4th disc.
         assert_eq!(s.solve(&won), -18);
         assert_eq!(s.solve_weak(&won), -1);
-        assert_eq!(s.try_solve(&won), Err(SolveError::GameOver));
+        assert_eq!(s.try_solve(&won), Err(SolveError::AlreadyWon(7)));
         assert_eq!(s.analyze(&won), [None; 7]);
         assert_eq!(s.best_move(&won), None);
         let mut tiny = Solver::<1, 2>::with_table_mb(8);
         let full = Position::<1, 2>::parse("11").unwrap();
         assert_eq!(tiny.solve(&full), 0);
-        assert_eq!(tiny.try_solve(&full), Err(SolveError::GameOver));
+        assert_eq!(tiny.try_solve(&full), Err(SolveError::BoardFull));
         let open = Position::<1, 2>::parse("").unwrap();
         assert_eq!(tiny.try_solve(&open), Ok(0));
         assert_eq!(tiny.analyze(&open), [Some(0)]);
