@@ -569,18 +569,20 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             }
             hint = known.best.map(unmirror);
         }
+        let before = self.nodes;
         let (score, col) = self.search_moves(p, candidates, hint, Some(&child_keys), alpha, beta);
+        let work = self.nodes - before;
         if self.aborted {
             // The score is void: store nothing, and unwind.
             return 0;
         }
         let best = Some(unmirror(col));
         if score >= beta {
-            self.table.put(key, n as u32, score, max, best);
+            self.table.put(key, work, score, max, best);
         } else if score > alpha {
-            self.table.put(key, n as u32, score, score, best);
+            self.table.put(key, work, score, score, best);
         } else {
-            self.table.put(key, n as u32, min, score, best);
+            self.table.put(key, work, min, score, best);
         }
         score
     }
