@@ -536,7 +536,13 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             // here would only repeat the child's at the price of a cache miss.
             let mut child = *p;
             child.play_cell(candidates);
-            return -self.negamax(&child, -beta, -alpha, None);
+            // The child needs its entry soon: start fetching it now.
+            let key = (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| {
+                let key = Self::key(&child).0;
+                self.table.prefetch(key);
+                key
+            });
+            return -self.negamax(&child, -beta, -alpha, key);
         }
         if Self::CELLS - n < TABLE_MIN_EMPTY {
             return self.search_moves(p, candidates, None, None, alpha, beta).0;
