@@ -261,6 +261,22 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     /// Every cell of the board (no sentinels).
     pub const BOARD: Bitboard = Bitboard(Self::BOTTOM.0 * ((1u64 << H) - 1));
 
+    /// The cells of the even rows (0, 2, ...), then those of the odd rows,
+    /// sentinels included: the sentinel row `H` is where a full column's
+    /// next disc would go.
+    pub const ROW_PARITY: [Bitboard; 2] = {
+        let mut even = 0u64;
+        let mut row = 0;
+        while row <= H {
+            if row % 2 == 0 {
+                even |= Self::BOTTOM.0 << row;
+            }
+            row += 1;
+        }
+        let all = Self::BOTTOM.0 * ((1u64 << (H + 1)) - 1);
+        [Bitboard(even), Bitboard(all & !even)]
+    };
+
     /// The single cell at `col` (0-based, from the left) and `row` (0 at the bottom).
     #[inline(always)]
     pub const fn cell(col: usize, row: usize) -> Bitboard {

@@ -470,6 +470,58 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         keys
     }
 
+    /// An upper bound on the score of `p` from the opponent's "claimeven"
+    /// strategy, if it applies (`open` being the empty cells).
+    ///
+    /// When every column has an even number of empty cells, the opponent
+    /// can answer every move right on top of it, which leaves us exactly
+    /// the first, third, ... empty cell of each column and gives it the
+    /// others. If even all of ours cannot make four with our discs, we
+    /// never win: at best a draw, and a loss if the opponent's share makes
+    /// four, at the latest with the last disc.
+    #[inline(always)]
+    fn claimeven_max(p: &Position<W, H>, open: Bitboard) -> Option<i32> {
+        // Every column's next cell (its sentinel when full) has the
+        // parity of the top row's sentinel exactly when the number of
+        // empty cells under it is even.
+        let ours = Geometry::<W, H>::ROW_PARITY[H % 2];
+        let next = p.occupied() + Geometry::<W, H>::BOTTOM;
+        if (next & !ours).any() || Geometry::<W, H>::has_four(p.current() | (open & ours)) {
+            return None;
+        }
+        if Geometry::<W, H>::has_four(p.opponent() | (open & !ours)) {
+            Some(-Self::win_score(Self::CELLS - 1))
+        } else {
+            Some(0)
+        }
+    }
+
+    /// A lower bound on the score of `p` from claiming even ourselves, if
+    /// one move makes every column's number of empty cells even: after it,
+    /// the opponent is where [`claimeven_max`](Self::claimeven_max) puts
+    /// us.
+    #[inline(always)]
+    fn claimeven_min(p: &Position<W, H>, open: Bitboard) -> Option<i32> {
+        let theirs = Geometry::<W, H>::ROW_PARITY[H % 2];
+        let next = p.occupied() + Geometry::<W, H>::BOTTOM;
+        let odd = next & !theirs;
+        if odd.has_several() || odd.is_empty() {
+            return None;
+        }
+        // `odd` is the next cell of the one column with an odd number of
+        // empty cells; after we play it the opponent moves first into
+        // even columns, and takes the cells of the top row's parity.
+        let open = open & !odd;
+        if Geometry::<W, H>::has_four(p.opponent() | (open & theirs)) {
+            return None;
+        }
+        if Geometry::<W, H>::has_four(p.current() | odd | (open & !theirs)) {
+            Some(Self::win_score(Self::CELLS - 1))
+        } else {
+            Some(0)
+        }
+    }
+
     /// The score of `p` within `alpha..beta`, fail-soft: a result `r <=
     /// alpha` means the score is at most `r`, `r >= beta` that it is at
     /// least `r`, anything between is exact.
@@ -509,14 +561,16 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         // twentieth fewer positions on the empty board's weak solve).
         let open = Geometry::<W, H>::BOARD & !p.occupied();
         let min = if Geometry::<W, H>::has_four(p.opponent() | open) {
-            -Self::win_score(n + 2)
+            Self::claimeven_min(p, open).unwrap_or(-Self::win_score(n + 2))
         } else {
             0
         };
-        let max = if Geometry::<W, H>::has_four(p.current() | open) {
-            Self::win_score(n + 2)
-        } else {
+        let max = if !Geometry::<W, H>::has_four(p.current() | open) {
             0
+        } else if let Some(max) = Self::claimeven_max(p, open) {
+            max
+        } else {
+            Self::win_score(n + 2)
         };
         if alpha < min {
             alpha = min;
@@ -804,6 +858,79 @@ mod tests {
         let open = Position::<1, 2>::parse("").unwrap();
         assert_eq!(tiny.try_solve(&open), Ok(0));
         assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    /// The exact score by trying every continuation, remembered by key.
+    fn plain_negamax<const W: usize, const H: usize>(
+        p: &Position<W, H>,
+        memo: &mut std::collections::HashMap<u64, i32>,
+    ) -> i32 {
+        if let Some(&s) = memo.get(&p.key()) {
+            return s;
+        }
+        let n = p.moves_played() as i32;
+        let mut best = i32::MIN;
+        for col in p.playable_columns() {
+            let child = p.after(col);
+            let score = if child.opponent_has_won() {
+                ((W * H) as i32 + 1 - n) / 2
+            } else if child.is_full() {
+                0
+            } else {
+                -plain_negamax(&child, memo)
+            };
+            best = best.max(score);
+        }
+        memo.insert(p.key(), best);
+        best
+    }
+
+    /// Checks the claimeven bounds of every position reachable on a small
+    /// board against exact scores; returns how often each bound applied.
+    fn check_claimeven<const W: usize, const H: usize>() -> (usize, usize) {
+        let mut memo = std::collections::HashMap::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![Position::<W, H>::new()];
+        let (mut uppers, mut lowers) = (0, 0);
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p.key()) {
+                continue;
+            }
+            let score = plain_negamax(&p, &mut memo);
+            let open = Geometry::<W, H>::BOARD & !p.occupied();
+            if let Some(max) = Search::<W, H>::claimeven_max(&p, open) {
+                assert!(score <= max, "{score} > {max}\n{p}");
+                uppers += 1;
+            }
+            if let Some(min) = Search::<W, H>::claimeven_min(&p, open) {
+                assert!(score >= min, "{score} < {min}\n{p}");
+                lowers += 1;
+            }
+            for col in p.playable_columns() {
+                let child = p.after(col);
+                if !child.is_game_over() {
+                    stack.push(child);
+                }
+            }
+        }
+        (uppers, lowers)
+    }
+
+    #[test]
+    fn claimeven_bounds_hold_on_every_small_board_position() {
+        // An even and an odd number of rows: the shares swap parity.
+        for (uppers, lowers) in [check_claimeven::<4, 4>(), check_claimeven::<4, 3>()] {
+            assert!(uppers > 100 && lowers > 100, "{uppers} {lowers}");
+        }
+    }
+
+    #[test]
+    fn row_parity_covers_the_layout() {
+        let [even, odd] = Geometry::<7, 6>::ROW_PARITY;
+        assert_eq!((even & odd), Bitboard::EMPTY);
+        assert_eq!((even | odd).count(), 49);
+        assert!(even.contains(Geometry::<7, 6>::cell(3, 0)));
+        assert!(odd.contains(Geometry::<7, 6>::cell(3, 5)));
     }
 
     #[test]
