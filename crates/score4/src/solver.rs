@@ -5,7 +5,10 @@
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
 //! never searched, moves are tried centre-first and most-threatening-first,
-//! and a position and its mirror image share table entries.
+//! and a position and its mirror image share table entries. Static bounds
+//! end many searches early: a side with no line left open cannot win, and
+//! a side that can answer every move on top of it ("claimeven") decides
+//! which cells each side gets.
 //!
 //! ```
 //! use score4::{Position, Solver};
