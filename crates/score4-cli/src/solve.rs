@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use score4::{Position, SolveError, Solver, DEFAULT_TABLE_MB};
+use score4::{Position, SolveError, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
@@ -24,9 +24,9 @@ pub struct Args {
     #[arg(long)]
     stats: bool,
     /// Transposition table size in MiB (a power of two is used as is,
-    /// others are rounded down).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_MB, value_parser = crate::table_mb)]
-    table_mb: usize,
+    /// others are rounded down) [default: 4, or 32 with several threads]
+    #[arg(long, value_name = "N", value_parser = crate::table_mb)]
+    table_mb: Option<usize>,
     /// Threads searching each position in the first half of the game together.
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
@@ -39,10 +39,16 @@ pub struct Args {
 
 /// Solves every position asked for, one output line per input line.
 pub fn run(args: Args) -> ExitCode {
-    let mut solver = match Solver::<7, 6>::try_with_table_mb(args.table_mb) {
+    // Threads share what they find through the table: give them room.
+    let table_mb = args.table_mb.unwrap_or(if args.threads > 1 {
+        DEFAULT_SHARED_TABLE_MB
+    } else {
+        DEFAULT_TABLE_MB
+    });
+    let mut solver = match Solver::<7, 6>::try_with_table_mb(table_mb) {
         Ok(solver) => solver,
         Err(e) => {
-            eprintln!("score4: --table-mb {}: {e}", args.table_mb);
+            eprintln!("score4: --table-mb {table_mb}: {e}");
             return ExitCode::from(2);
         }
     };

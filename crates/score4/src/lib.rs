@@ -37,5 +37,5 @@ pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};
 pub use error::ParseError;
 pub use position::Position;
-pub use solver::{SolveError, Solver, DEFAULT_TABLE_MB};
+pub use solver::{SolveError, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
 pub use table::TableError;

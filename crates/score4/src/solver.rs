@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use score4::{Position, Solver};
-//! let mut solver = Solver::<7, 6>::with_table_mb(16);
+//! let mut solver = Solver::<7, 6>::with_table_mb(4);
 //! // The side to move completes three in a row on the bottom and wins at once.
 //! let p: Position = "445566".parse().unwrap();
 //! assert_eq!(solver.solve(&p), 18);
@@ -31,19 +31,27 @@ use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
 use crate::table::{Table, TableError};
 
-/// Table size of [`Solver::new`], in mebibytes.
+/// Table size of [`Solver::new`], in mebibytes: the best for one thread.
 ///
-/// Solving the empty 7x6 board from scratch visits 450 to 550 million
-/// positions, far more than any table holds, so what counts is keeping the
-/// entries near the root (see the table's buckets) and the time per probe.
-/// Measured on the empty board, one thread, on a shared 2-core machine
-/// (rough, +-10%; `echo | score4 solve --stats --table-mb N`): 1 GiB
-/// searched 447 million positions in 57 s, 256 MiB 458 million in 49 s,
-/// 64 MiB 491 million in 48 s, 16 MiB 551 million in 39 s. A smaller table
-/// misses the caches less often, and that outweighs the extra positions; on
-/// the fixture sets 16 MiB was also the fastest. Machines with cheaper
-/// memory access may prefer more: `with_table_mb`.
-pub const DEFAULT_TABLE_MB: usize = 16;
+/// Solving the empty 7x6 board from scratch visits hundreds of millions
+/// of positions, far more than any table holds, so what counts is keeping
+/// the entries that cost most (see the table's buckets) and the time per
+/// look-up. Measured on the empty board, one thread, on a shared 2-core
+/// machine (rough, +-10%; `echo | score4 solve --stats --table-mb N`):
+/// 1 GiB searched 368 million positions in 41 s, 64 MiB 392 million in
+/// 29 s, 16 MiB 423 million in 29.5 s, 8 MiB 448 million in 26 s, 4 MiB
+/// 487 million in 24.6 s, 2 MiB 547 million in 27 s. A table that
+/// mostly stays in the processor's caches answers so much faster that it
+/// outweighs the extra positions; on the fixture sets 4 MiB was also
+/// the fastest (a sixth to a quarter less time than 16 MiB). Machines
+/// with faster memory may prefer more: `with_table_mb`.
+pub const DEFAULT_TABLE_MB: usize = 4;
+
+/// Table size for threads searching together (see
+/// [`Solver::set_threads`]), in mebibytes: they share their findings only
+/// through the table, so a larger one pays. Measured on the empty board
+/// with 2 threads: 4 MiB 24 s, 8 MiB 23 s, 16 to 64 MiB 19 to 21 s.
+pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
 
 /// With more empty cells than this, child positions are looked up in the
 /// table before any is searched (enhanced transposition cut-off): a cut
