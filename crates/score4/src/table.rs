@@ -68,8 +68,6 @@ pub struct Bounds {
 /// A fixed-size, always-replace table of [`Bounds`] keyed by position keys.
 pub struct Table {
     entries: Box<[AtomicU64]>,
-    /// Index bits: the table has `2^bits` entries, `2^(bits - 1)` buckets.
-    bits: u32,
     /// Width of the keys stored.
     key_bits: u32,
     /// Key bits kept in each entry beside the index.
@@ -116,7 +114,6 @@ impl Table {
         ask_for_huge_pages(&entries);
         Ok(Table {
             entries,
-            bits,
             key_bits,
             check_bits,
             last_generation: if generation_bits >= 63 {
@@ -159,12 +156,12 @@ impl Table {
         if self.generation < self.last_generation {
             self.generation += 1;
         } else {
-            // Handing the old memory back and asking for fresh zeroed pages
-            // is far cheaper than writing zeros over a large table.
-            self.entries = Box::new([]);
-            // The same size was allocated before, and was just given back.
-            self.entries = zeroed(1usize << self.bits).unwrap_or_else(|e| panic!("{e}"));
-            ask_for_huge_pages(&self.entries);
+            // Zeroing in place costs a moment here, once in many clears;
+            // fresh pages from the system would cost more, and later, in
+            // page faults during the next searches.
+            for entry in self.entries.iter_mut() {
+                *entry.get_mut() = 0;
+            }
             self.generation = 0;
         }
     }
