@@ -27,7 +27,7 @@ fn solve(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve");
     group.sample_size(10);
     for (name, set) in samples::samples(usize::MAX) {
-        let mut solver = Solver::<7, 6>::with_table_mb(16);
+        let mut solver = Solver::<7, 6>::new();
         group.bench_function(name, |b| {
             b.iter(|| {
                 for labelled in &set {
