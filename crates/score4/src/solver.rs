@@ -622,8 +622,10 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         }
 
         // Each child's entry is a cache miss; starting them all now, before
-        // this position's own look-up, overlaps all the waits.
-        let child_keys = self.child_keys(p, candidates);
+        // this position's own look-up, overlaps all the waits. Children
+        // too near the end to use the table need no key.
+        let child_keys =
+            (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| self.child_keys(p, candidates));
         let (key, mirrored) = match known_key {
             Some(key) => {
                 debug_assert_eq!(key, Self::key(p).0);
@@ -649,7 +651,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             hint = known.best.map(unmirror);
         }
         let before = self.nodes;
-        let (score, col) = self.search_moves(p, candidates, hint, Some(&child_keys), alpha, beta);
+        let (score, col) = self.search_moves(p, candidates, hint, child_keys.as_ref(), alpha, beta);
         let work = self.nodes - before;
         if self.aborted {
             // The score is void: store nothing, and unwind.
