@@ -107,6 +107,34 @@ fn c4_opening_l1() {
     check_set(&shared("opening_L1.txt"));
 }
 
+/// A table large enough to come with the near table (positions near the
+/// end kept apart) gives the same answers, with one thread and with two.
+#[test]
+fn large_tables_agree_with_the_labels() {
+    let mut solver = Solver::<7, 6>::with_table_mb(64);
+    assert_eq!(
+        solver.table_bytes(),
+        (64 + score4::solver::NEAR_TABLE_MB) << 20
+    );
+    let mut set = ours("ply9-14.txt");
+    set.truncate(20);
+    set.extend(shared("opening_L1.txt").into_iter().take(100));
+    for threads in [1, 2] {
+        solver.set_threads(threads);
+        for Labelled {
+            moves,
+            position: p,
+            score: expected,
+            ..
+        } in &set
+        {
+            assert_eq!(solver.solve(p), *expected, "{moves}, {threads} threads");
+            assert_eq!(solver.solve_weak(p), expected.signum(), "{moves}");
+            solver.clear_table();
+        }
+    }
+}
+
 /// Several threads sharing one table give the same answers as one.
 #[test]
 fn threads_agree_with_the_labels() {
