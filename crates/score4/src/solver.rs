@@ -23,7 +23,7 @@
 //! assert_eq!(scores[6], Some(18));
 //! ```
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use thiserror::Error;
 
@@ -60,6 +60,19 @@ const NEAR_TABLE_FROM_MB: usize = 64;
 /// positions with at most 20 empty cells in a 4 MiB table 67 s, at most 26
 /// 63 s, at most 30 61.5 s, against 60-70 s for 4 MiB alone.
 const NEAR_MAX_EMPTY: i32 = 30;
+
+/// Positions with fewer moves played than this, once the sign of their
+/// score is known, probe first at the score nearest zero on that side
+/// (1 for a win, -1 for a loss) instead of halfway to the far bound.
+///
+/// Why only these: so early, a win or loss can only come very late, so
+/// the score is almost always within one or two of zero, and one probe
+/// settles it. Later positions score all over the range, where the probe
+/// next to zero was measured 2-5% slower on the fixture sets. Measured on
+/// the empty board (one thread, 4 MiB, `echo | score4 solve --stats`):
+/// 487M -> 435M positions, 54-55 s -> 47-48 s; the first 20 of opening_L3
+/// (3 or more moves played) unchanged.
+const BOUNDARY_PROBE_BELOW_MOVES: i32 = 4;
 
 /// Table size for threads searching together (see
 /// [`Solver::set_threads`]), in mebibytes: they share their findings only
@@ -196,17 +209,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// Searches positions in the first half of the game with `threads`
     /// threads (at least 1; 1 by default) sharing the table ("lazy SMP"):
-    /// all search the same position, helper `i` starting with the root's
-    /// `i`-th move, and the first to finish answers, the others having
-    /// filled the table with bounds it could use. Later positions are too
-    /// quick to share. Threads share only through the table, so give them
-    /// a larger one ([`DEFAULT_SHARED_TABLE_MB`]).
+    /// all search the same position, and the first to finish answers, the
+    /// others having filled the table with bounds it could use. Later
+    /// positions are too quick to share. Threads share only through the
+    /// table, so give them a larger one ([`DEFAULT_SHARED_TABLE_MB`]).
     ///
-    /// What the helpers gain comes mostly after the probe that settles
-    /// who wins: that probe proves one good move, which the helpers, busy
-    /// with other root moves, barely speed up, while their refutations of
-    /// those moves make the probes that follow almost free (measured on
-    /// the empty board: the later probes 9.7 s -> 0.8 s).
+    /// To split the work rather than repeat it, helpers put off the move
+    /// the main search is busy with wherever they meet it, once a first
+    /// move there has been searched (the "young brothers wait" rule of
+    /// parallel alpha-beta: a position whose first move did not cut is
+    /// likely one where every move must be searched). Measured on the
+    /// empty board (`echo | score4 solve --stats --threads 2`): 30.6-32.2 s
+    /// against 33.4-34.4 s when each helper started on another root move
+    /// instead, and 44-47 s with one thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -294,6 +309,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let mut min = -Self::win_score(n + 1);
         let mut max = Self::win_score(n + 2);
         let mut probes = 0;
+        let mut boundary_tried = false;
         while min < max {
             // Bisect, but probe far from zero first: a win (or loss) that
             // must come soon is cheap to prove or refute, since the move
@@ -302,9 +318,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             // at zero: most positions score close to it, and the sign is
             // the one probe no exact solve avoids. (Measured: the empty
             // board 609M -> 551M positions, opening_L3 a fifth fewer.)
+            // Very early positions then probe once next to zero on the
+            // known side: see BOUNDARY_PROBE_BELOW_MOVES.
             let mut probe = min + (max - min) / 2;
             if probes >= 2 && min < 0 && max > 0 {
                 probe = 0;
+            } else if probes >= 3 && !boundary_tried && n < BOUNDARY_PROBE_BELOW_MOVES {
+                probe = if min >= 0 { min } else { max - 1 };
+                boundary_tried = true;
             } else if probe <= 0 && min / 2 < probe {
                 probe = min / 2;
             } else if probe >= 0 && max / 2 > probe {
@@ -392,16 +413,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         };
         let start = self.searched;
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(tables, start, None, Self::ORDER);
+            let mut search = Search::new(tables, start, None);
             let score = search.negamax(p, alpha, beta, None);
             self.searched = search.nodes;
             return score;
         }
         let stop = AtomicBool::new(false);
-        let run = |order: [usize; W], helper: usize| {
-            let mut search = Search::new(tables, 0, Some(&stop), order);
-            search.helper = helper;
-            search.root = p.moves_played() as i32;
+        let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
+        let run = |helper: bool| {
+            let mut search = Search::new(tables, 0, Some(&stop));
+            search.shared = Some(Shared {
+                busy: &busy,
+                helper,
+            });
             let score = search.negamax(p, alpha, beta, None);
             // The first to finish stops the others; its answer is complete.
             stop.store(true, Ordering::Relaxed);
@@ -411,13 +435,13 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             // A helper the system will not start is simply missing: the
             // main search alone still answers.
             let helpers: Vec<_> = (1..self.threads)
-                .filter_map(|i| {
+                .filter_map(|_| {
                     std::thread::Builder::new()
-                        .spawn_scoped(scope, move || run(Self::helper_order(i), i))
+                        .spawn_scoped(scope, move || run(true))
                         .ok()
                 })
                 .collect();
-            let mine = run(Self::ORDER, 0);
+            let mine = run(false);
             let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
             (mine, helpers)
         });
@@ -430,19 +454,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         // A helper that panicked cannot have stopped the main search, so
         // at least the main search finished if no helper did.
         answer.unwrap_or_else(|| unreachable!("some search finishes"))
-    }
-
-    /// The column order of helper `i`: the centre order with neighbours
-    /// swapped in turn, so that below the root too helpers break ties
-    /// differently from the main search. (Measured on the empty board with
-    /// 2 threads, beside the root rotation: 29 s, against 49 s without it.)
-    fn helper_order(i: usize) -> [usize; W] {
-        let mut order = Self::ORDER;
-        let k = 1 + 2 * ((i - 1) % W.div_ceil(2).max(1));
-        if k < W {
-            order.swap(k - 1, k);
-        }
-        order
     }
 }
 
@@ -464,36 +475,34 @@ struct Search<'t, const W: usize, const H: usize> {
     stop: Option<&'t AtomicBool>,
     /// Whether this search saw `stop` and gave up: its results are void.
     aborted: bool,
-    /// Columns in the order to break ties in.
-    order: [usize; W],
-    /// 0 for the main search. Helper `i` searches the root's moves in
-    /// their order rotated by `i`, so that it proves a different move than
-    /// the main search does and hands the result over through the table.
-    /// (Measured on the empty board with 2 threads: 27 s against 38 s when
-    /// both threads started with the same move; rotating the next plies too
-    /// gained nothing.)
-    helper: usize,
-    /// Moves played at the root of this search.
-    root: i32,
+    /// What threads searching together share besides the tables.
+    shared: Option<Shared<'t>>,
+}
+
+/// Where threads searching together (see [`Solver::set_threads`]) meet.
+#[derive(Clone, Copy)]
+struct Shared<'t> {
+    /// By moves played: the key of the position the main search is
+    /// searching at that depth (0 where it has not been yet).
+    busy: &'t [AtomicU64],
+    /// Whether this search is a helper, which puts off the main search's
+    /// positions, rather than the main search, which announces them.
+    helper: bool,
 }
 
 impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     const CELLS: i32 = (W * H) as i32;
+    /// Columns in the order to break ties in: every thread the same, so
+    /// that helpers meet the main search where it is busy.
+    const ORDER: [usize; W] = Solver::<W, H>::ORDER;
 
-    fn new(
-        tables: Tables<'t>,
-        nodes: u64,
-        stop: Option<&'t AtomicBool>,
-        order: [usize; W],
-    ) -> Self {
+    fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
         Search {
             tables,
             nodes,
             stop,
             aborted: false,
-            order,
-            helper: 0,
-            root: 0,
+            shared: None,
         }
     }
 
@@ -747,13 +756,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         beta: i32,
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
-        let (mut moves, winning) = self.ordered_moves(p, candidates, hint, alpha);
-        if self.helper != 0 && n == self.root {
-            let len = moves.iter().take_while(|m| m.0.any()).count();
-            if len > 1 {
-                moves[..len].rotate_left(self.helper % len);
-            }
-        }
+        let (moves, winning) = self.ordered_moves(p, candidates, hint, alpha);
         if winning.any() {
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.
@@ -765,8 +768,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         if alpha >= beta {
             return (beta, Geometry::<W, H>::column_of(moves[0].0));
         }
-        let mut best = i32::MIN;
-        let mut best_col = 0;
+        let mut best = (i32::MIN, 0);
         let empty = Self::CELLS - n;
         if let Some(keys) = child_keys {
             if empty > ETC_MIN_EMPTY as i32 {
@@ -780,9 +782,8 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                         if at_least >= beta {
                             return (at_least, col);
                         }
-                        if at_least > best {
-                            best = at_least;
-                            best_col = col;
+                        if at_least > best.0 {
+                            best = (at_least, col);
                             alpha = alpha.max(at_least);
                         }
                     }
@@ -790,29 +791,70 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             }
         }
 
-        for &(cell, _) in moves.iter() {
+        // Threads searching together meet only in the first half, where
+        // positions have keys (see Solver::search).
+        let shared = match (self.shared, child_keys) {
+            (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
+            _ => None,
+        };
+        let mut put_off = [Bitboard::EMPTY; W];
+        let mut put_off_len = 0;
+        for (i, &(cell, _)) in moves.iter().enumerate() {
             if cell.is_empty() {
                 break;
             }
-            let col = Geometry::<W, H>::column_of(cell);
-            let mut child = *p;
-            child.play_cell(cell);
-            let score = -self.negamax(&child, -beta, -alpha, child_keys.map(|k| k[col]));
-            if self.aborted {
-                return (0, 0);
-            }
-            if score >= beta {
-                return (score, col);
-            }
-            if score > best {
-                best = score;
-                best_col = col;
-                if score > alpha {
-                    alpha = score;
+            if let Some((shared, keys)) = shared {
+                let busy = &shared.busy[n as usize + 1];
+                let key = keys[Geometry::<W, H>::column_of(cell)];
+                if !shared.helper {
+                    busy.store(key, Ordering::Relaxed);
+                } else if i > 0 && busy.load(Ordering::Relaxed) == key {
+                    put_off[put_off_len] = cell;
+                    put_off_len += 1;
+                    continue;
                 }
             }
+            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+                return cut;
+            }
         }
-        (best, best_col)
+        for &cell in &put_off[..put_off_len] {
+            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+                return cut;
+            }
+        }
+        best
+    }
+
+    /// Searches the move to `cell`, one of `p`'s moves in
+    /// [`search_moves`](Self::search_moves): what that returns if the move
+    /// cuts off (or the search gave up), else nothing, `best` and `alpha`
+    /// raised to its score.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        p: &Position<W, H>,
+        cell: Bitboard,
+        child_keys: Option<&[u64; W]>,
+        alpha: &mut i32,
+        beta: i32,
+        best: &mut (i32, usize),
+    ) -> Option<(i32, usize)> {
+        let col = Geometry::<W, H>::column_of(cell);
+        let mut child = *p;
+        child.play_cell(cell);
+        let score = -self.negamax(&child, -beta, -*alpha, child_keys.map(|k| k[col]));
+        if self.aborted {
+            return Some((0, 0));
+        }
+        if score >= beta {
+            return Some((score, col));
+        }
+        if score > best.0 {
+            *best = (score, col);
+            *alpha = (*alpha).max(score);
+        }
+        None
     }
 
     /// The candidate cells in the order to search them: the table's best
@@ -845,7 +887,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         // compiler turns into vector instructions (measured: a fifth fewer
         // instructions per position than one candidate at a time).
         let mut cells = [0u64; W];
-        for (cell, &col) in cells.iter_mut().zip(self.order.iter()) {
+        for (cell, &col) in cells.iter_mut().zip(Self::ORDER.iter()) {
             *cell = (candidates & Geometry::<W, H>::column(col)).bits();
         }
         let mut all_threats = [0u64; W];
@@ -854,7 +896,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             *threats = Geometry::<W, H>::winning_cells(Bitboard(current | cell)).bits();
         }
         for k in 0..W {
-            let col = self.order[k];
+            let col = Self::ORDER[k];
             let cell = Bitboard(cells[k]);
             if cell.is_empty() {
                 continue;
