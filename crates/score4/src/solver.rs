@@ -43,8 +43,12 @@ use crate::table::{Table, TableError};
 /// 487 million in 24.6 s, 2 MiB 547 million in 27 s. A table that
 /// mostly stays in the processor's caches answers so much faster that it
 /// outweighs the extra positions; on the fixture sets 4 MiB was also
-/// the fastest (a sixth to a quarter less time than 16 MiB). Machines
-/// with faster memory may prefer more: `with_table_mb`.
+/// the fastest (a sixth to a quarter less time than 16 MiB). Since a
+/// table of 64 MiB or more keeps the positions near the end apart in a
+/// small one (see [`NEAR_TABLE_MB`]), a large table is about as fast
+/// (1 GiB: 431 million positions in 42.7-44.0 s against 40.8-47.7 s for
+/// 4 MiB, measured on a slower day) but not faster, and costs the memory:
+/// `with_table_mb` for those who want it.
 pub const DEFAULT_TABLE_MB: usize = 4;
 
 /// Size of the second, cache-sized table that large tables come with, in
@@ -77,7 +81,10 @@ const BOUNDARY_PROBE_BELOW_MOVES: i32 = 4;
 /// Table size for threads searching together (see
 /// [`Solver::set_threads`]), in mebibytes: they share their findings only
 /// through the table, so a larger one pays. Measured on the empty board
-/// with 2 threads: 4 MiB 24 s, 8 MiB 23 s, 16 to 64 MiB 19 to 21 s.
+/// with 2 threads: 4 MiB 24 s, 8 MiB 23 s, 16 to 64 MiB 19 to 21 s; and
+/// again once helpers put off the main search's move (on a slower day,
+/// one run each): 16 MiB 26.3 s, 32 MiB 26.9 s, 64 MiB 27.0 s, 1 GiB
+/// 30.1 s.
 pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
 
 /// With more empty cells than this, child positions are looked up in the
