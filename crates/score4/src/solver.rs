@@ -225,10 +225,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the main search is busy with wherever they meet it, once a first
     /// move there has been searched (the "young brothers wait" rule of
     /// parallel alpha-beta: a position whose first move did not cut is
-    /// likely one where every move must be searched). Measured on the
-    /// empty board (`echo | score4 solve --stats --threads 2`): 30.6-32.2 s
-    /// against 33.4-34.4 s when each helper started on another root move
-    /// instead, and 44-47 s with one thread.
+    /// likely one where every move must be searched). All threads order
+    /// moves alike, so that helpers do meet the main search. Measured on
+    /// the empty board (`echo | score4 solve --stats --threads 2`, one
+    /// day): 24.4-28.0 s, against 32.1-34.4 s when each helper started on
+    /// another root move and broke ties its own way, and 41-48 s with one
+    /// thread.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
     }
@@ -798,8 +800,10 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             }
         }
 
-        // Threads searching together meet only in the first half, where
-        // positions have keys (see Solver::search).
+        // Helpers put off the main search's moves only in the first half
+        // of the game: deeper, the subtrees are too small to repay the
+        // announcing (measured on the empty board with 2 threads: 31.5 s
+        // at every depth with keys, 27.5-28.0 s in the first half).
         let shared = match (self.shared, child_keys) {
             (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
             _ => None,
