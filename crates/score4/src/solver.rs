@@ -46,7 +46,7 @@ use crate::table::{Table, TableError};
 /// the fastest (a sixth to a quarter less time than 16 MiB). Since a
 /// table of 64 MiB or more keeps the positions near the end apart in a
 /// small one (see [`NEAR_TABLE_MB`]), a large table is about as fast
-/// (1 GiB: 431 million positions in 42.7-44.0 s against 40.8-47.7 s for
+/// (1 GiB: 431 million positions in 41.8-47.6 s against 40.8-47.7 s for
 /// 4 MiB, measured on a slower day) but not faster, and costs the memory:
 /// `with_table_mb` for those who want it.
 pub const DEFAULT_TABLE_MB: usize = 4;
