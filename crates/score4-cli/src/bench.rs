@@ -6,9 +6,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use score4::bench::{run_set, Sample, Summary};
+use score4::bench::{run_set, warm_up, Sample, Summary};
 use score4::fixture::{self, Labelled};
 use score4::solver::Solver;
+use score4::{with_board_size, BoardSize};
 use serde::Serialize;
 
 /// Where the default sets live, relative to the repository root.
@@ -17,8 +18,10 @@ const DEFAULT_DIR: &str = "fixtures/solver";
 /// Options of `score4 bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Fixture files (`MOVES SCORE` per line); every set in fixtures/solver if none.
+    /// Fixture files (`MOVES SCORE` per line); every set in fixtures/solver if none (7x6 only).
     files: Vec<PathBuf>,
+    #[command(flatten)]
+    board: crate::BoardArg,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -66,7 +69,18 @@ struct Report {
 
 /// Runs the benchmark over every file.
 pub fn run(args: Args) -> ExitCode {
+    with_board_size!(args.board.board, run_on(args))
+}
+
+/// [`run`] on the `W` x `H` board.
+fn run_on<const W: usize, const H: usize>(args: Args) -> ExitCode {
     let files = if args.files.is_empty() {
+        if args.board.board != BoardSize::STANDARD {
+            return fail(&format!(
+                "no default fixture sets for {}: name the files",
+                args.board.board
+            ));
+        }
         match default_files() {
             Ok(files) => files,
             Err(message) => return fail(&message),
@@ -76,7 +90,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut sets = Vec::with_capacity(files.len());
     for file in &files {
-        match read_set(file, args.limit) {
+        match read_set::<W, H>(file, args.limit) {
             Ok(set) => sets.push((file.display().to_string(), set)),
             Err(message) => return fail(&message),
         }
@@ -88,24 +102,12 @@ pub fn run(args: Args) -> ExitCode {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
 
-    let mut solver = match Solver::<7, 6>::try_with_table_mb(args.table_mb) {
+    let mut solver = match Solver::<W, H>::try_with_table_mb(args.table_mb) {
         Ok(solver) => solver,
         Err(e) => return fail(&format!("--table-mb {}: {e}", args.table_mb)),
     };
-    // The timings measure solving, not the kernel handing out memory, nor
-    // a cold start: untimed solves of the first set, for a fifth of a
-    // second, warm up the code, the caches and the processor's clock
-    // (measured: without them the first set's mean time doubles).
-    solver.touch_table();
     if let Some((_, set)) = sets.iter().find(|(_, set)| !set.is_empty()) {
-        let start = std::time::Instant::now();
-        for labelled in set.iter().cycle() {
-            if start.elapsed() > std::time::Duration::from_millis(200) {
-                break;
-            }
-            solver.solve(&labelled.position);
-        }
-        solver.clear_table();
+        warm_up(&mut solver, set);
     }
     let mut report = Report {
         files: Vec::new(),
@@ -174,17 +176,25 @@ fn default_files() -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn read_set(file: &Path, limit: Option<usize>) -> Result<Vec<Labelled>, String> {
+fn read_set<const W: usize, const H: usize>(
+    file: &Path,
+    limit: Option<usize>,
+) -> Result<Vec<Labelled<W, H>>, String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut set = fixture::parse::<7, 6>(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut set = fixture::parse::<W, H>(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     if let Some(limit) = limit {
         set.truncate(limit);
     }
     Ok(set)
 }
 
-fn record(report: &mut Report, name: &str, set: &[Labelled], samples: &[Sample]) {
+fn record<const W: usize, const H: usize>(
+    report: &mut Report,
+    name: &str,
+    set: &[Labelled<W, H>],
+    samples: &[Sample],
+) {
     let s = Summary::of(samples);
     report.files.push(FileReport {
         file: name.to_string(),

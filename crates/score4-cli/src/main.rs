@@ -51,6 +51,18 @@ const MAX_TABLE_MB: usize = 1 << 16;
 /// few enough that the system starts them all.
 const MAX_THREADS: i64 = 256;
 
+/// The board every solving command takes.
+#[derive(clap::Args)]
+struct BoardArg {
+    /// Board size WIDTHxHEIGHT: width 4 to 9, height 4 or more, and
+    /// width * (height + 1) at most 64 (so 4x4..4x15, 5x4..5x11,
+    /// 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6). Small boards solve in
+    /// milliseconds, large ones can take hours: see the README.
+    #[arg(long, value_name = "WxH", default_value = "7x6",
+          value_parser = |s: &str| s.parse::<score4::BoardSize>().map_err(|e| e.to_string()))]
+    board: score4::BoardSize,
+}
+
 /// Parses `--table-mb`, refusing sizes that cannot be allocated.
 fn table_mb(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {

@@ -5,19 +5,19 @@ use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use score4::{Position, SolveError, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
+use score4::{default_table_mb, with_board_size, Position, SolveError, Solver};
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Positions in move notation (columns 1..7, "" for the empty board);
+    /// Positions in move notation (columns 1..W, "" for the empty board);
     /// read one per line from stdin if none. Only the first field of a line
     /// is read, so fixture files (`MOVES SCORE`) can be piped in as they are.
     positions: Vec<String>,
     /// Print only who wins: 1, 0 or -1 for the side to move.
     #[arg(long, conflicts_with = "analyze")]
     weak: bool,
-    /// Print the score of each of the 7 moves instead (`-` for a full column).
+    /// Print the score of each of the W moves instead (`-` for a full column).
     #[arg(long)]
     analyze: bool,
     /// Append the positions searched and the microseconds taken.
@@ -35,24 +35,27 @@ pub struct Args {
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
     fresh_table: bool,
+    #[command(flatten)]
+    board: crate::BoardArg,
 }
 
 /// Solves every position asked for, one output line per input line.
 pub fn run(args: Args) -> ExitCode {
-    // Threads share what they find through the table: give them room.
-    let table_mb = args.table_mb.unwrap_or(if args.threads > 1 {
-        DEFAULT_SHARED_TABLE_MB
-    } else {
-        DEFAULT_TABLE_MB
-    });
-    let mut solver = match Solver::<7, 6>::try_with_table_mb(table_mb) {
+    with_board_size!(args.board.board, run_on(args))
+}
+
+/// [`run`] on the `W` x `H` board.
+fn run_on<const W: usize, const H: usize>(args: Args) -> ExitCode {
+    let threads = usize::from(args.threads);
+    let table_mb = args.table_mb.unwrap_or(default_table_mb(threads));
+    let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
         Ok(solver) => solver,
         Err(e) => {
             eprintln!("score4: --table-mb {table_mb}: {e}");
             return ExitCode::from(2);
         }
     };
-    solver.set_threads(args.threads.into());
+    solver.set_threads(threads);
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut failed = false;
@@ -115,9 +118,13 @@ fn first_field(line: &str) -> &str {
 }
 
 /// The output line for one input line, or why it cannot be solved.
-fn solve_line(solver: &mut Solver<7, 6>, args: &Args, line: &str) -> Result<String, String> {
+fn solve_line<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    args: &Args,
+    line: &str,
+) -> Result<String, String> {
     let moves = first_field(line);
-    let p = Position::<7, 6>::parse(moves).map_err(|e| e.to_string())?;
+    let p = Position::<W, H>::parse(moves).map_err(|e| e.to_string())?;
     SolveError::check(&p).map_err(|e| e.to_string())?;
     if args.fresh_table {
         solver.clear_table();

@@ -19,6 +19,27 @@ use std::time::{Duration, Instant};
 
 use crate::fixture::Labelled;
 use crate::position::Position;
+use crate::solver::Solver;
+
+/// How long [`warm_up`] solves before timing starts: long enough for the
+/// code, the caches and the processor's clock to settle.
+pub const WARM_UP: Duration = Duration::from_millis(200);
+
+/// Readies `solver` for timing: has the system supply its table's memory,
+/// solves positions of `set` untimed for [`WARM_UP`], then forgets them.
+/// Without it the first positions timed pay for page faults and a cold
+/// start.
+pub fn warm_up<const W: usize, const H: usize>(solver: &mut Solver<W, H>, set: &[Labelled<W, H>]) {
+    solver.touch_table();
+    let start = Instant::now();
+    for labelled in set.iter().cycle() {
+        if start.elapsed() > WARM_UP {
+            break;
+        }
+        solver.solve(&labelled.position);
+    }
+    solver.clear_table();
+}
 
 /// The outcome of solving one labelled position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

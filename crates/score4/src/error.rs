@@ -1,6 +1,9 @@
-//! Errors at the library boundary: every way user input can be wrong.
+//! Errors at the library boundary: every way user input can be wrong,
+//! and why a position cannot be solved.
 
 use thiserror::Error;
+
+use crate::position::{Ending, Position};
 
 /// Why a move sequence or a Score4 board could not be read.
 ///
@@ -56,6 +59,33 @@ pub enum ParseError {
     #[error("disc '{0}' floats above an empty cell")]
     FloatingDisc(String),
     /// `-level` without a value, with a value that is not a number, or out of range.
-    #[error("bad level '{0}': expected a search depth from 1 to {max}", max = crate::classic::MAX_LEVEL)]
-    BadLevel(String),
+    #[error("bad level '{token}': expected a search depth from 1 to {max}")]
+    BadLevel {
+        /// The offending token.
+        token: String,
+        /// The deepest level accepted.
+        max: u32,
+    },
+}
+
+/// Why a position cannot be solved: the game is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// Every cell is taken and nobody has four in a row.
+    #[error("the board is full")]
+    BoardFull,
+    /// Someone has four in a row: the move with this number (from 1) won.
+    #[error("the game is already over: move {0} won")]
+    AlreadyWon(u32),
+}
+
+impl SolveError {
+    /// `Ok` if the game in `p` goes on, else why it is over.
+    pub fn check<const W: usize, const H: usize>(p: &Position<W, H>) -> Result<(), SolveError> {
+        match p.ending() {
+            None => Ok(()),
+            Some(Ending::Draw) => Err(SolveError::BoardFull),
+            Some(Ending::Lost | Ending::Won) => Err(SolveError::AlreadyWon(p.moves_played())),
+        }
+    }
 }

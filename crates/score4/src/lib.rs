@@ -9,8 +9,11 @@
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
 //! - [`classic`]: the classic engine: its protocol (request, answer, exit
 //!   status) and its depth-limited search.
-//! - [`error`]: what can be wrong with user input.
+//! - [`error`]: what can be wrong with user input, and why a position
+//!   cannot be solved.
 //! - [`solver`]: the perfect solver, over the transposition table in [`table`].
+//! - [`size`]: board sizes chosen at run time, and reaching the code
+//!   compiled for each.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
 //!
 //! ```
@@ -30,12 +33,16 @@ pub mod fixture;
 pub mod heuristic;
 pub mod position;
 pub mod render;
+pub mod size;
 pub mod solver;
 pub mod table;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};
 pub use error::ParseError;
+pub use error::SolveError;
+pub use position::Ending;
 pub use position::Position;
-pub use solver::{SolveError, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
+pub use size::{BoardSize, SizeError};
+pub use solver::{default_table_mb, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
 pub use table::TableError;

@@ -229,9 +229,23 @@ impl<const W: usize, const H: usize> Position<W, H> {
         Geometry::<W, H>::has_four(self.opponent())
     }
 
+    /// How the game has ended, or `None` while it goes on. This is the one
+    /// place that decides whether a game is over.
+    pub fn ending(&self) -> Option<Ending> {
+        if self.opponent_has_won() {
+            Some(Ending::Lost)
+        } else if Geometry::<W, H>::has_four(self.current) {
+            Some(Ending::Won)
+        } else if self.is_full() {
+            Some(Ending::Draw)
+        } else {
+            None
+        }
+    }
+
     /// Whether the game is over: someone has four in a row or the board is full.
     pub fn is_game_over(&self) -> bool {
-        Geometry::<W, H>::has_four(self.current) || self.opponent_has_won() || self.is_full()
+        self.ending().is_some()
     }
 
     /// A key that differs for every pair of different positions: the discs
@@ -269,6 +283,19 @@ impl<const W: usize, const H: usize> Position<W, H> {
             self.opponent()
         }
     }
+}
+
+/// How a finished game ended, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The last move made four in a row: the side to move has lost.
+    Lost,
+    /// The side to move has four in a row. Play never reaches this (the
+    /// game ends on the move that makes four), but a board built with
+    /// [`Position::from_sides`] can.
+    Won,
+    /// Every cell is taken and nobody has four in a row.
+    Draw,
 }
 
 impl<const W: usize, const H: usize> FromStr for Position<W, H> {

@@ -6,11 +6,9 @@
 //!
 //! Entries come in buckets of two neighbours (one cache line holds both).
 //! The first keeps the entry that cost the most to find, judged by how many
-//! positions were searched to find it; the second takes everything else.
-//! Without it, the long searches that fill the table keep overwriting the
-//! few entries near the root that save the most. (Measured on the empty
-//! 7x6 board with a 16 MiB table: judging by the work done rather than by
-//! how early in the game the position is, 4% fewer positions searched.)
+//! positions were searched to find it; the second takes everything else
+//! (always replaced). Without the first, the long searches that fill the
+//! table keep overwriting the few entries near the root that save the most.
 //!
 //! Keys of a board with `W * (H + 1)` bits per key fit in `key_bits` bits.
 //! They are scrambled by multiplying with an odd constant modulo
@@ -20,18 +18,40 @@
 //! two different positions can share a bucket but are never mistaken for
 //! each other, on any board size.
 //!
-//! An entry, from the top: a generation, the check, and 24 bits of
-//! data (work, best move, lower bound, upper bound). Clearing the
-//! table bumps the generation, which makes every older entry unreadable
-//! without touching memory; only when the generations run out is the memory
-//! replaced.
+//! An entry, from the top bit down:
+//!
+//! ```text
+//!  63                        24 23    18 17  14 13     7 6      0
+//! +----------------------------+--------+------+--------+--------+
+//! | generation | check         | work   | move | lower  | upper  |
+//! +----------------------------+--------+------+--------+--------+
+//! ```
+//!
+//! The check takes as many bits as the key needs beside the bucket index,
+//! the generation what is left. Clearing the table bumps the generation,
+//! which makes every older entry unreadable without touching memory; only
+//! when the generations run out is the memory zeroed.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Width of a stored bound: scores lie within +-[`SCORE_OFFSET`].
+const SCORE_BITS: u32 = 7;
+/// Where the upper bound sits in an entry.
+const UPPER_SHIFT: u32 = 0;
+/// Where the lower bound sits.
+const LOWER_SHIFT: u32 = UPPER_SHIFT + SCORE_BITS;
+/// Where the best move sits: its column plus one, 0 meaning none.
+const MOVE_SHIFT: u32 = LOWER_SHIFT + SCORE_BITS;
+/// Width of the best move.
+const MOVE_BITS: u32 = 4;
+/// Where the work sits: the bit length of the positions searched.
+const WORK_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
+/// Width of the work (bit lengths of the counts, capped to fit).
+const WORK_BITS: u32 = 6;
 /// Bits of an entry that hold the bounds, the move and the work.
-const DATA_BITS: u32 = 24;
-/// Columns a stored best move can name (4 bits, 0 meaning none).
-pub const MAX_WIDTH: usize = 14;
+const DATA_BITS: u32 = WORK_SHIFT + WORK_BITS;
+/// Columns a stored best move can name.
+pub const MAX_WIDTH: usize = (1 << MOVE_BITS) - 2;
 /// Bits left for the check and the generation.
 const TAG_BITS: u32 = 64 - DATA_BITS;
 /// Most index bits a table may have (2^36 entries = 512 GiB, far beyond any machine).
@@ -40,6 +60,18 @@ const MAX_BITS: u32 = 36;
 /// all-zero entry means "empty". Scores never exceed 32 in magnitude
 /// because a board has at most 63 cells.
 const SCORE_OFFSET: i32 = 64;
+
+// The fields fill the data bits exactly, every field's values fit it, and
+// the check of the widest key still fits beside the smallest table's index.
+const _: () = {
+    assert!(DATA_BITS == 24 && DATA_BITS + TAG_BITS == 64);
+    assert!(2 * SCORE_OFFSET <= 1 << SCORE_BITS && 32 < SCORE_OFFSET);
+    assert!(MAX_WIDTH < (1 << MOVE_BITS) - 1);
+};
+/// Mask of a field `bits` wide, at the bottom.
+const fn field(bits: u32) -> u64 {
+    (1 << bits) - 1
+}
 /// Fibonacci hashing constant (2^64 / golden ratio, odd).
 const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
 
@@ -65,7 +97,9 @@ pub struct Bounds {
     pub best: Option<usize>,
 }
 
-/// A fixed-size, always-replace table of [`Bounds`] keyed by position keys.
+/// A fixed-size table of [`Bounds`] keyed by position keys, in two-entry
+/// buckets: the first keeps the costliest entry, the second is always
+/// replaced (see the module documentation).
 pub struct Table {
     entries: Box<[AtomicU64]>,
     /// Width of the keys stored.
@@ -218,8 +252,8 @@ impl Table {
     /// their place.
     #[inline(always)]
     pub fn put(&self, key: u64, work: u64, lower: i32, upper: i32, best: Option<usize>) {
-        // Only the magnitude is kept: 6 bits of the entry.
-        let work = (u64::BITS - work.leading_zeros()).min(63);
+        // Only the magnitude is kept: its bit length.
+        let work = (u64::BITS - work.leading_zeros()).min(field(WORK_BITS) as u32);
         let (index, tag) = self.slot(key);
         let (deep, any) = (&self.entries[index], &self.entries[index + 1]);
         let matches = |e: u64| e != 0 && e >> DATA_BITS == tag;
@@ -261,23 +295,24 @@ fn pack(work: u32, lower: i32, upper: i32, best: Option<usize>) -> u64 {
     debug_assert!(lower.abs() < SCORE_OFFSET && upper.abs() < SCORE_OFFSET);
     let mv = best.map_or(0, |c| c as u64 + 1);
     debug_assert!(mv <= MAX_WIDTH as u64 && work < 64);
-    (work as u64) << 18
-        | (mv << 14)
-        | (((lower + SCORE_OFFSET) as u64) << 7)
-        | (upper + SCORE_OFFSET) as u64
+    (work as u64) << WORK_SHIFT
+        | mv << MOVE_SHIFT
+        | ((lower + SCORE_OFFSET) as u64) << LOWER_SHIFT
+        | ((upper + SCORE_OFFSET) as u64) << UPPER_SHIFT
 }
 
 #[inline(always)]
 fn work_of(e: u64) -> u32 {
-    ((e >> 18) & 63) as u32
+    ((e >> WORK_SHIFT) & field(WORK_BITS)) as u32
 }
 
 #[inline(always)]
 fn unpack(e: u64) -> Bounds {
-    let mv = (e >> 14) & 15;
+    let mv = (e >> MOVE_SHIFT) & field(MOVE_BITS);
+    let score = |shift: u32| ((e >> shift) & field(SCORE_BITS)) as i32 - SCORE_OFFSET;
     Bounds {
-        lower: ((e >> 7) & 127) as i32 - SCORE_OFFSET,
-        upper: (e & 127) as i32 - SCORE_OFFSET,
+        lower: score(LOWER_SHIFT),
+        upper: score(UPPER_SHIFT),
         best: (mv != 0).then(|| mv as usize - 1),
     }
 }
@@ -304,8 +339,7 @@ fn zeroed(n: usize) -> Result<Box<[AtomicU64]>, TableError> {
 ///
 /// Every probe lands on a random entry, so with 4 KiB pages nearly every
 /// probe of a large table also misses the TLB; huge pages make the page
-/// walks rare. Measured on the empty board with a 16 MiB table: 49 s
-/// instead of 75 s (`echo | score4 solve --stats`). A huge page is zeroed whole when first touched, so a
+/// walks rare. A huge page is zeroed whole when first touched, so a
 /// short solve in a fresh table pays a few milliseconds more.
 ///
 /// A request only: where the kernel declines, nothing changes.

@@ -335,3 +335,77 @@ fn empty_board() {
         "labelled data: the published analysis of the empty board"
     );
 }
+
+#[test]
+fn agrees_with_negamax_on_random_4x5_positions() {
+    let mut rng = Rng::new(0x5EED_0004);
+    let mut memo = Some(HashMap::new());
+    let mut solver = Solver::<4, 5>::with_table_mb(8);
+    let mut outcomes = Outcomes::default();
+    agree(&mut solver, &Position::new(), &mut memo);
+    for _ in 0..2000 {
+        let len = rng.below(18) as u32;
+        let p = random_position::<4, 5>(&mut rng, len);
+        solver.clear_table();
+        outcomes.note(agree(&mut solver, &p, &mut memo));
+    }
+    outcomes.check();
+}
+
+#[test]
+fn agrees_with_negamax_on_random_6x4_positions() {
+    let mut rng = Rng::new(0x5EED_0005);
+    let mut memo = Some(HashMap::new());
+    let mut solver = Solver::<6, 4>::with_table_mb(8);
+    let mut outcomes = Outcomes::default();
+    for _ in 0..2000 {
+        let len = 6 + rng.below(16) as u32;
+        let p = random_position::<6, 4>(&mut rng, len);
+        solver.clear_table();
+        outcomes.note(agree(&mut solver, &p, &mut memo));
+    }
+    outcomes.check();
+}
+
+/// A random game of `len` moves that avoids winning moves while it can:
+/// on large boards, random play rarely goes long without a win.
+fn random_unfinished<const W: usize, const H: usize>(rng: &mut Rng, len: u32) -> Position<W, H> {
+    'retry: loop {
+        let mut p = Position::<W, H>::new();
+        while p.moves_played() < len {
+            let open: Vec<usize> = p
+                .playable_columns()
+                .filter(|&c| !p.is_winning_move(c))
+                .collect();
+            if open.is_empty() {
+                continue 'retry;
+            }
+            p.play(open[rng.below(open.len() as u64) as usize]);
+        }
+        return p;
+    }
+}
+
+/// Random positions with at most 14 empty cells on one board size, each
+/// checked against the unpruned negamax.
+fn late_positions_agree<const W: usize, const H: usize>(seed: u64, outcomes: &mut Outcomes) {
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::<W, H>::with_table_mb(4);
+    for _ in 0..25 {
+        let len = (W * H) as u32 - 6 - rng.below(9) as u32;
+        let p = random_unfinished::<W, H>(&mut rng, len);
+        outcomes.note(agree(&mut solver, &p, &mut None));
+    }
+}
+
+/// Every board size the command line offers, through the same dispatch it
+/// uses: the layout's masks, keys and table sizes differ with each.
+#[test]
+fn agrees_with_negamax_late_in_games_on_every_board_size() {
+    let mut outcomes = Outcomes::default();
+    for (i, size) in score4::BoardSize::all().enumerate() {
+        let seed = 0x5EED_1000 + i as u64;
+        score4::with_board_size!(size, late_positions_agree(seed, &mut outcomes));
+    }
+    outcomes.check();
+}

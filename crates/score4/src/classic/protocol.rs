@@ -86,9 +86,7 @@ impl Request {
                 DEBUG => debug = true,
                 PERFECT => perfect = true,
                 LEVEL => {
-                    let value = args
-                        .next()
-                        .ok_or_else(|| ParseError::BadLevel(LEVEL.to_string()))?;
+                    let value = args.next().ok_or_else(|| bad_level(LEVEL))?;
                     level = parse_level(value.as_ref())?;
                 }
                 token if token.starts_with(CELL_PREFIXES) => cells.push(arg),
@@ -107,13 +105,21 @@ impl Request {
 
 /// A level is one or more decimal digits naming a depth in `1..=MAX_LEVEL`.
 fn parse_level(token: &str) -> Result<u32, ParseError> {
-    let bad = || ParseError::BadLevel(token.to_string());
+    let bad = || bad_level(token);
     if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
     match token.parse::<u32>() {
         Ok(level) if (1..=MAX_LEVEL).contains(&level) => Ok(level),
         _ => Err(bad()),
+    }
+}
+
+/// The error for a level token that is missing (`-level` last) or bad.
+fn bad_level(token: &str) -> ParseError {
+    ParseError::BadLevel {
+        token: token.to_string(),
+        max: MAX_LEVEL,
     }
 }
 
@@ -227,16 +233,10 @@ mod tests {
     #[test]
     fn bad_tokens_are_named() {
         let bad = |args: &[&str]| parse(args).unwrap_err();
-        assert_eq!(
-            bad(&["o53", "-level"]),
-            ParseError::BadLevel("-level".into())
-        );
+        assert_eq!(bad(&["o53", "-level"]), bad_level("-level"));
         let above = (MAX_LEVEL + 1).to_string();
         for level in ["0", &above, "abc", "", "-3", "+3", "7x", "99999999999"] {
-            assert_eq!(
-                bad(&["-level", level, "o53"]),
-                ParseError::BadLevel(level.into())
-            );
+            assert_eq!(bad(&["-level", level, "o53"]), bad_level(level));
         }
         assert_eq!(bad(&["o5"]), ParseError::MalformedCell("o5".into()));
         assert_eq!(bad(&["yes"]), ParseError::MalformedCell("yes".into()));
@@ -259,7 +259,7 @@ mod tests {
         // `-level` takes the next token as its value, whatever it is.
         assert_eq!(
             parse(&["-level", "-verbose", "5"]).unwrap_err(),
-            ParseError::BadLevel("-verbose".into())
+            bad_level("-verbose")
         );
     }
 

@@ -1,0 +1,385 @@
+//! The perfect solver: the exact game value of any position.
+//!
+//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! the side to move wins, larger for a faster win. The search is negamax with
+//! alpha-beta pruning, driven by null-window probes that bisect the possible
+//! score range, over a transposition table of proven bounds. Losing moves are
+//! never searched, moves are tried centre-first and most-threatening-first,
+//! and a position and its mirror image share table entries. Static bounds
+//! end many searches early: a side with no line left open cannot win, and
+//! a side that can answer every move on top of it ("claimeven") decides
+//! which cells each side gets.
+//!
+//! The parts, in the order a search uses them:
+//! - this module: the [`Solver`] and its probe loop, which narrows the
+//!   score with null-window searches;
+//! - `search`: negamax, one position and its moves;
+//! - `bounds`: the static bounds read off the board;
+//! - `order`: which move to search first;
+//! - `parallel`: threads searching one position together;
+//! - [`tuning`]: every tunable, with the reason for its value;
+//! - the transposition table is [`crate::table`].
+//!
+//! ```
+//! use score4::{Position, Solver};
+//! let mut solver = Solver::<7, 6>::with_table_mb(4);
+//! // The side to move completes three in a row on the bottom and wins at once.
+//! let p: Position = "445566".parse().unwrap();
+//! assert_eq!(solver.solve(&p), 18);
+//! assert_eq!(solver.solve_weak(&p), 1);
+//! assert_eq!(solver.best_move(&p), Some(2));
+//! let scores = solver.analyze(&p);
+//! assert_eq!(scores[2], Some(18));
+//! assert_eq!(scores[6], Some(18));
+//! ```
+
+mod bounds;
+mod order;
+mod parallel;
+#[cfg(test)]
+pub(crate) mod plain;
+mod search;
+pub mod tuning;
+
+use crate::bitboard::Geometry;
+pub use crate::error::SolveError;
+use crate::position::{Ending, Position};
+use crate::table::{Table, TableError};
+use search::{Search, Tables};
+pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
+use tuning::{BOUNDARY_PROBE_BELOW_MOVES, NEAR_TABLE_FROM_MB};
+
+/// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
+///
+/// The solver keeps its transposition table between calls: proven bounds
+/// stay true for every later position, so solving related positions (the
+/// moves of one game, the children in [`analyze`](Self::analyze)) gets
+/// cheaper. [`clear_table`](Self::clear_table) forgets them, for measuring
+/// one position on its own.
+pub struct Solver<const W: usize = 7, const H: usize = 6> {
+    table: Table,
+    /// With a large `table`: the table of positions near the end.
+    near: Option<Table>,
+    /// Positions searched over the solver's life.
+    searched: u64,
+    /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
+    searched_at_reset: u64,
+    /// Threads searching each large position together.
+    threads: usize,
+}
+
+impl<const W: usize, const H: usize> Default for Solver<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    const CELLS: i32 = (W * H) as i32;
+    /// Rejects at compile time boards too wide for a table entry's move.
+    const VALID: () = assert!(W <= crate::table::MAX_WIDTH, "at most 14 columns");
+    /// Width of a position key: every column's cells plus its sentinel.
+    const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
+    /// Columns from the centre outwards, where lines are most numerous.
+    const ORDER: [usize; W] = Geometry::<W, H>::CENTRE_FIRST;
+
+    /// A solver with a table of [`DEFAULT_TABLE_MB`] mebibytes.
+    pub fn new() -> Self {
+        Self::with_table_mb(DEFAULT_TABLE_MB)
+    }
+
+    /// A solver whose table takes about `mb` mebibytes (rounded down to a
+    /// power of two; at least 1 MiB, more on boards whose keys need it).
+    ///
+    /// A table of 64 MiB or more comes with a second one of
+    /// [`NEAR_TABLE_MB`] for the positions near the end of the game. Those
+    /// are most of the positions searched, each saving little; in a table
+    /// far larger than the processor's caches nearly every look-up of
+    /// theirs would wait for memory, while the few positions early in the
+    /// game, each saving a large search, are the ones that gain from the
+    /// room.
+    ///
+    /// # Panics
+    ///
+    /// If the system will not allocate the table; for sizes chosen by a
+    /// user, use [`try_with_table_mb`](Self::try_with_table_mb).
+    pub fn with_table_mb(mb: usize) -> Self {
+        match Self::try_with_table_mb(mb) {
+            Ok(solver) => solver,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`with_table_mb`](Self::with_table_mb), but a table the system
+    /// will not allocate is an error.
+    pub fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
+        let () = Self::VALID;
+        let near = if mb >= NEAR_TABLE_FROM_MB {
+            Some(Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS)?)
+        } else {
+            None
+        };
+        Ok(Solver {
+            table: Table::try_with_mb(mb, Self::KEY_BITS)?,
+            near,
+            searched: 0,
+            searched_at_reset: 0,
+            threads: 1,
+        })
+    }
+
+    /// Searches positions in the first half of the game with `threads`
+    /// threads (at least 1; 1 by default) sharing the table: all search
+    /// the same position, and helpers put off the move the main search is
+    /// busy with, so that the threads split the tree rather than repeat
+    /// it. Later positions are too quick to share. Threads share only
+    /// through the table, so give them a larger one ([`default_table_mb`]).
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The size of the tables in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes)
+    }
+
+    /// Positions searched since the solver was made or
+    /// [`reset_nodes`](Self::reset_nodes) was last called.
+    pub fn nodes(&self) -> u64 {
+        self.searched - self.searched_at_reset
+    }
+
+    /// Sets the node count back to zero.
+    pub fn reset_nodes(&mut self) {
+        self.searched_at_reset = self.searched;
+    }
+
+    /// Has the system supply all of the table's memory now, as a
+    /// benchmark does before it starts timing: otherwise the first
+    /// positions solved also pay for the kernel zeroing the pages they
+    /// touch first. Stored bounds are unchanged.
+    pub fn touch_table(&self) {
+        self.table.touch();
+        if let Some(near) = &self.near {
+            near.touch();
+        }
+    }
+
+    /// Forgets every stored bound (cheap: no memory is rewritten).
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+        if let Some(near) = &mut self.near {
+            near.clear();
+        }
+    }
+
+    /// The score a win scores for the side to move when it wins with the
+    /// move after `moves` moves played: one point per disc it has left.
+    /// This is the one place that says what a win scores.
+    #[inline(always)]
+    pub(crate) fn win_score(moves: i32) -> i32 {
+        (Self::CELLS + 1 - moves) / 2
+    }
+
+    /// The score of a finished game from the side to move, or `None` if
+    /// the game goes on.
+    fn finished_score(p: &Position<W, H>) -> Option<i32> {
+        // The winning move was the last, played after all but one.
+        let n = p.moves_played() as i32;
+        p.ending().map(|ending| match ending {
+            Ending::Lost => -Self::win_score(n - 1),
+            Ending::Won => Self::win_score(n - 1),
+            Ending::Draw => 0,
+        })
+    }
+
+    /// The exact score of `p` for the side to move.
+    ///
+    /// With `n` moves played, a win by the side to move with the move after
+    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
+    /// opponent's win, and a draw 0: both sides win as fast and lose as
+    /// slowly as they can.
+    ///
+    /// A finished game is not an error here: a full board scores 0, and a
+    /// position whose last move made four scores that win, negated, from
+    /// the side to move. [`try_solve`](Self::try_solve) rejects those
+    /// instead.
+    pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score;
+        }
+        let n = p.moves_played() as i32;
+        if p.can_win_next() {
+            return Self::win_score(n);
+        }
+        // The opponent wins at best with its next move, the side to move at
+        // best with the move after that.
+        let mut min = -Self::win_score(n + 1);
+        let mut max = Self::win_score(n + 2);
+        let mut probes = 0;
+        let mut boundary_tried = false;
+        while min < max {
+            // Bisect, but probe far from zero first: a win (or loss) that
+            // must come soon is cheap to prove or refute, since the move
+            // count bounds cut off the long lines. Once two such probes have
+            // narrowed the range, a range that still spans zero is probed
+            // at zero: most positions score close to it, and the sign is
+            // the one probe no exact solve avoids. Very early positions then probe once next to zero on the
+            // known side: see BOUNDARY_PROBE_BELOW_MOVES.
+            let mut probe = min + (max - min) / 2;
+            if probes >= 2 && min < 0 && max > 0 {
+                probe = 0;
+            } else if probes >= 3 && !boundary_tried && n < BOUNDARY_PROBE_BELOW_MOVES {
+                probe = if min >= 0 { min } else { max - 1 };
+                boundary_tried = true;
+            } else if probe <= 0 && min / 2 < probe {
+                probe = min / 2;
+            } else if probe >= 0 && max / 2 > probe {
+                probe = max / 2;
+            }
+            probes += 1;
+            let r = self.search(p, probe, probe + 1);
+            if r <= probe {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        min
+    }
+
+    /// Like [`solve`](Self::solve), but a finished game is an error.
+    pub fn try_solve(&mut self, p: &Position<W, H>) -> Result<i32, SolveError> {
+        SolveError::check(p)?;
+        Ok(self.solve(p))
+    }
+
+    /// Only who wins: 1 if the side to move wins, 0 for a draw, -1 if it
+    /// loses. Much cheaper than [`solve`](Self::solve). A finished game
+    /// gets the sign of its [`solve`](Self::solve) score.
+    pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(score) = Self::finished_score(p) {
+            return score.signum();
+        }
+        if p.can_win_next() {
+            return 1;
+        }
+        self.search(p, -1, 1).signum()
+    }
+
+    /// The score of every move for the side to move (the score of the
+    /// position after it, negated), `None` for a full column. A move that
+    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// finished game has no moves: every entry is `None`.
+    pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        let mut scores = [None; W];
+        if p.is_game_over() {
+            return scores;
+        }
+        let n = p.moves_played() as i32;
+        for (col, score) in scores.iter_mut().enumerate() {
+            if p.can_play(col) {
+                *score = Some(if p.is_winning_move(col) {
+                    Self::win_score(n)
+                } else {
+                    -self.solve(&p.after(col))
+                });
+            }
+        }
+        scores
+    }
+
+    /// A best move (0-based column): the fastest win, else a draw, else
+    /// the slowest loss; among equals, the one nearest the centre. `None`
+    /// if the game is over.
+    pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        Self::best_of(&self.analyze(p))
+    }
+
+    /// The best move among analysed scores (as [`analyze`](Self::analyze)
+    /// returns them): the highest score, the centre-most among equals.
+    pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {
+        let mut best: Option<(i32, usize)> = None;
+        for &col in &Self::ORDER {
+            if let Some(s) = scores[col] {
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, col));
+                }
+            }
+        }
+        best.map(|(_, col)| col)
+    }
+
+    /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
+    /// helper threads if it is worth it.
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+        let tables = Tables {
+            far: &self.table,
+            near: self.near.as_ref().unwrap_or(&self.table),
+        };
+        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
+            let mut search = Search::new(tables, self.searched, None);
+            let score = search.negamax(p, alpha, beta, None);
+            self.searched = search.nodes;
+            return score;
+        }
+        let (score, nodes) = parallel::search_together(tables, self.threads, p, alpha, beta);
+        self.searched += nodes;
+        score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_first_order() {
+        assert_eq!(Solver::<7, 6>::ORDER, [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(Solver::<4, 4>::ORDER, [2, 1, 3, 0]);
+        assert_eq!(Solver::<1, 4>::ORDER, [0]);
+    }
+
+    #[test]
+    fn immediate_wins_and_losses() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        // The side to move wins with its 4th disc: 22 - 4.
+        let p = Position::parse("445566").unwrap();
+        assert_eq!(s.solve(&p), 18);
+        // The opponent has two threats: the side to move blocks one and loses
+        // to the opponent's 5th disc on the other.
+        let p = Position::parse("4455661").unwrap();
+        assert_eq!(s.solve(&p), -17);
+        assert_eq!(s.solve_weak(&p), -1);
+    }
+
+    #[test]
+    fn finished_games() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let won = Position::parse("1212121").unwrap();
+        // The first player won with its 4th disc.
+        assert_eq!(s.solve(&won), -18);
+        assert_eq!(s.solve_weak(&won), -1);
+        assert_eq!(s.try_solve(&won), Err(SolveError::AlreadyWon(7)));
+        assert_eq!(s.analyze(&won), [None; 7]);
+        assert_eq!(s.best_move(&won), None);
+        let mut tiny = Solver::<1, 2>::with_table_mb(8);
+        let full = Position::<1, 2>::parse("11").unwrap();
+        assert_eq!(tiny.solve(&full), 0);
+        assert_eq!(tiny.try_solve(&full), Err(SolveError::BoardFull));
+        let open = Position::<1, 2>::parse("").unwrap();
+        assert_eq!(tiny.try_solve(&open), Ok(0));
+        assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    #[test]
+    fn nodes_count_and_reset() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        let p = Position::parse("4455").unwrap();
+        s.solve_weak(&p);
+        assert!(s.nodes() > 0);
+        s.reset_nodes();
+        assert_eq!(s.nodes(), 0);
+        s.clear_table();
+    }
+}

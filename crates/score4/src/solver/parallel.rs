@@ -1,0 +1,90 @@
+//! Threads searching one position together.
+//!
+//! Every thread searches the same position over the shared table ("lazy
+//! SMP"); the first to finish answers, the others having filled the table
+//! with bounds it could use. To split the work rather than repeat it,
+//! helpers put off the move the main search is busy with wherever they
+//! meet it, once a first move there has been searched (the "young brothers
+//! wait" rule of parallel alpha-beta: a position whose first move did not
+//! cut is likely one where every move must be searched). All threads order
+//! moves alike, so that helpers do meet the main search.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use super::search::{Search, Tables};
+use crate::position::Position;
+
+/// Where threads searching together meet, besides the tables.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<'t> {
+    /// By moves played: the key of the position the main search is
+    /// searching at that depth (0 where it has not been yet).
+    busy: &'t [AtomicU64],
+    /// Whether this search is a helper, which puts off the main search's
+    /// positions, rather than the main search, which announces them.
+    helper: bool,
+}
+
+impl Shared<'_> {
+    /// Whether to put off the move to the child with `key`, the `i`-th move
+    /// (from 0) of a position with `n` moves played. The main search never
+    /// does: it announces the child instead.
+    #[inline(always)]
+    pub(super) fn puts_off(&self, n: i32, key: u64, i: usize) -> bool {
+        let busy = &self.busy[n as usize + 1];
+        if !self.helper {
+            busy.store(key, Ordering::Relaxed);
+            false
+        } else {
+            i > 0 && busy.load(Ordering::Relaxed) == key
+        }
+    }
+}
+
+/// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
+/// it), searched by `threads` threads together, and the positions all of
+/// them searched.
+pub(super) fn search_together<const W: usize, const H: usize>(
+    tables: Tables<'_>,
+    threads: usize,
+    p: &Position<W, H>,
+    alpha: i32,
+    beta: i32,
+) -> (i32, u64) {
+    let stop = AtomicBool::new(false);
+    let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
+    let run = |helper: bool| {
+        let mut search = Search::<W, H>::new(tables, 0, Some(&stop));
+        search.shared = Some(Shared {
+            busy: &busy,
+            helper,
+        });
+        let score = search.negamax(p, alpha, beta, None);
+        // The first to finish stops the others; its answer is complete.
+        stop.store(true, Ordering::Relaxed);
+        (search.finished().then_some(score), search.nodes)
+    };
+    let (mine, helpers) = std::thread::scope(|scope| {
+        // A helper the system will not start is simply missing: the main
+        // search alone still answers.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || run(true))
+                    .ok()
+            })
+            .collect();
+        let mine = run(false);
+        let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
+        (mine, helpers)
+    });
+    let (mut answer, mut nodes) = mine;
+    for (score, helper_nodes) in helpers.into_iter().flatten() {
+        answer = answer.or(score);
+        nodes += helper_nodes;
+    }
+    // A helper that panicked cannot have stopped the main search, so at
+    // least the main search finished if no helper did.
+    let score = answer.unwrap_or_else(|| unreachable!("some search finishes"));
+    (score, nodes)
+}

@@ -1,0 +1,29 @@
+//! The obviously correct model the solver's parts are tested against.
+
+use crate::position::Position;
+
+/// The exact score of `p` by trying every continuation, remembered by key:
+/// no pruning, no bounds, the score convention written out once more.
+pub(crate) fn plain_negamax<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    memo: &mut std::collections::HashMap<u64, i32>,
+) -> i32 {
+    if let Some(&s) = memo.get(&p.key()) {
+        return s;
+    }
+    let n = p.moves_played() as i32;
+    let mut best = i32::MIN;
+    for col in p.playable_columns() {
+        let child = p.after(col);
+        let score = if child.opponent_has_won() {
+            ((W * H) as i32 + 1 - n) / 2
+        } else if child.is_full() {
+            0
+        } else {
+            -plain_negamax(&child, memo)
+        };
+        best = best.max(score);
+    }
+    memo.insert(p.key(), best);
+    best
+}

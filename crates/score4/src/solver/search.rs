@@ -1,0 +1,335 @@
+//! The search: negamax with alpha-beta over the transposition table.
+//!
+//! One [`Search`] is one thread's search of one probe. It never searches a
+//! move that loses at once, plays forced moves without touching the table,
+//! cuts with the static bounds of [`bounds`](super::bounds) and the
+//! table's proven bounds, and looks up every child before searching any
+//! (enhanced transposition cut-off) while the subtrees are large.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::bounds::static_bounds;
+use super::order::ordered_moves;
+use super::parallel::Shared;
+use super::tuning::{ETC_MIN_EMPTY, NEAR_MAX_EMPTY, TABLE_MIN_EMPTY};
+use super::Solver;
+use crate::bitboard::{Bitboard, Geometry};
+use crate::position::Position;
+use crate::table::Table;
+
+/// The tables a search uses: `near` for positions with at most
+/// [`NEAR_MAX_EMPTY`] empty cells, `far` for the others (the same table
+/// when there is only one).
+#[derive(Clone, Copy)]
+pub(super) struct Tables<'t> {
+    pub(super) far: &'t Table,
+    pub(super) near: &'t Table,
+}
+
+/// One thread's search: the shared tables, its own counters, plain data.
+pub(super) struct Search<'t, const W: usize, const H: usize> {
+    tables: Tables<'t>,
+    /// Positions searched, counted from where the solver left off.
+    pub(super) nodes: u64,
+    /// Set when another thread has answered; checked at every position.
+    stop: Option<&'t AtomicBool>,
+    /// Whether this search saw `stop` and gave up: its results are void.
+    aborted: bool,
+    /// What threads searching together share besides the tables.
+    pub(super) shared: Option<Shared<'t>>,
+}
+
+impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
+    const CELLS: i32 = (W * H) as i32;
+
+    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
+        Search {
+            tables,
+            nodes,
+            stop,
+            aborted: false,
+            shared: None,
+        }
+    }
+
+    /// The table for positions with `moves` moves played.
+    #[inline(always)]
+    fn table(&self, moves: i32) -> &'t Table {
+        if Self::CELLS - moves <= NEAR_MAX_EMPTY {
+            self.tables.near
+        } else {
+            self.tables.far
+        }
+    }
+
+    /// Whether the search ran to its end rather than giving up.
+    pub(super) fn finished(&self) -> bool {
+        !self.aborted
+    }
+
+    #[inline(always)]
+    fn win_score(moves: i32) -> i32 {
+        Solver::<W, H>::win_score(moves)
+    }
+
+    /// The table key of `p`, shared with its mirror image early in the
+    /// game, and whether the key is the mirror's (so moves stored under it
+    /// are mirrored).
+    #[inline(always)]
+    fn key(p: &Position<W, H>) -> (u64, bool) {
+        let key = p.key();
+        // Early positions are often reached in both orientations, later ones
+        // almost never, so there the mirror costs time and saves nothing.
+        if p.moves_played() >= Self::CELLS as u32 / 2 {
+            return (key, false);
+        }
+        let mirrored = p.mirror_key();
+        if mirrored < key {
+            (mirrored, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// The table keys of the positions after each candidate move, by
+    /// column, each already on its way to the cache.
+    #[inline(always)]
+    fn child_keys(&self, p: &Position<W, H>, candidates: Bitboard) -> [u64; W] {
+        let mut keys = [0u64; W];
+        for (col, key) in keys.iter_mut().enumerate() {
+            let cell = candidates & Geometry::<W, H>::column(col);
+            if cell.any() {
+                let mut child = *p;
+                child.play_cell(cell);
+                *key = Self::key(&child).0;
+                self.table(p.moves_played() as i32 + 1).prefetch(*key);
+            }
+        }
+        keys
+    }
+
+    /// The score of `p` within `alpha..beta`, fail-soft: a result `r <=
+    /// alpha` means the score is at most `r`, `r >= beta` that it is at
+    /// least `r`, anything between is exact.
+    ///
+    /// The side to move must not be able to win at once, and the game must
+    /// not be over; every caller checks that, and every move searched keeps
+    /// it true for the child.
+    pub(super) fn negamax(
+        &mut self,
+        p: &Position<W, H>,
+        mut alpha: i32,
+        mut beta: i32,
+        known_key: Option<u64>,
+    ) -> i32 {
+        debug_assert!(alpha < beta);
+        debug_assert!(!p.can_win_next() && !p.is_game_over());
+        self.nodes += 1;
+        if let Some(stop) = self.stop {
+            if stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                return 0;
+            }
+        }
+        let n = p.moves_played() as i32;
+
+        let candidates = p.non_losing_moves();
+        if candidates.is_empty() {
+            // Whatever we play, the opponent wins with its next move.
+            return -Self::win_score(n + 1);
+        }
+        if n >= Self::CELLS - 2 {
+            // Neither of the last two moves can win.
+            return 0;
+        }
+        let (min, max) = static_bounds(p);
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+
+        if !candidates.has_several() {
+            // A forced move: its position is the child's, so a table entry
+            // here would only repeat the child's at the price of a cache miss.
+            let mut child = *p;
+            child.play_cell(candidates);
+            // The child needs its entry soon: start fetching it now.
+            let key = (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| {
+                let key = Self::key(&child).0;
+                self.table(n + 1).prefetch(key);
+                key
+            });
+            return -self.negamax(&child, -beta, -alpha, key);
+        }
+        if Self::CELLS - n < TABLE_MIN_EMPTY {
+            return self.search_moves(p, candidates, None, None, alpha, beta).0;
+        }
+
+        // Each child's entry is a cache miss; starting them all now, before
+        // this position's own look-up, overlaps all the waits. Children
+        // too near the end to use the table need no key.
+        let child_keys =
+            (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| self.child_keys(p, candidates));
+        let (key, mirrored) = match known_key {
+            Some(key) => {
+                debug_assert_eq!(key, Self::key(p).0);
+                (key, key != p.key())
+            }
+            None => Self::key(p),
+        };
+        let unmirror = |col: usize| if mirrored { W - 1 - col } else { col };
+        let mut hint = None;
+        if let Some(known) = self.table(n).get(key) {
+            if known.lower > alpha {
+                alpha = known.lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if known.upper < beta {
+                beta = known.upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+            hint = known.best.map(unmirror);
+        }
+        let before = self.nodes;
+        let (score, col) = self.search_moves(p, candidates, hint, child_keys.as_ref(), alpha, beta);
+        let work = self.nodes - before;
+        if self.aborted {
+            // The score is void: store nothing, and unwind.
+            return 0;
+        }
+        let best = Some(unmirror(col));
+        if score >= beta {
+            self.table(n).put(key, work, score, max, best);
+        } else if score > alpha {
+            self.table(n).put(key, work, score, score, best);
+        } else {
+            self.table(n).put(key, work, min, score, best);
+        }
+        score
+    }
+
+    /// The moves of `p` (`candidates`, at least two) searched within
+    /// `alpha..beta`, fail-soft, the window already narrowed to what the
+    /// move count allows: the score and the column of the best (or
+    /// refuting) move.
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        p: &Position<W, H>,
+        candidates: Bitboard,
+        hint: Option<usize>,
+        child_keys: Option<&[u64; W]>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, usize) {
+        let n = p.moves_played() as i32;
+        let (moves, winning) = ordered_moves(p, candidates, hint, alpha);
+        if winning.any() {
+            // The opponent loses whatever it plays: as fast a win as the
+            // bounds allow, found without searching any move.
+            return (Self::win_score(n + 2), Geometry::<W, H>::column_of(winning));
+        }
+        // No move wins by force with our next disc either: a win takes
+        // at least two more of ours.
+        let beta = beta.min(Self::win_score(n + 4));
+        if alpha >= beta {
+            return (beta, Geometry::<W, H>::column_of(moves[0].0));
+        }
+        let mut best = (i32::MIN, 0);
+        let empty = Self::CELLS - n;
+        if let Some(keys) = child_keys {
+            if empty > ETC_MIN_EMPTY as i32 {
+                for &(cell, _) in moves.iter() {
+                    if cell.is_empty() {
+                        break;
+                    }
+                    let col = Geometry::<W, H>::column_of(cell);
+                    if let Some(known) = self.table(n + 1).get(keys[col]) {
+                        let at_least = -known.upper;
+                        if at_least >= beta {
+                            return (at_least, col);
+                        }
+                        if at_least > best.0 {
+                            best = (at_least, col);
+                            alpha = alpha.max(at_least);
+                        }
+                    }
+                }
+            }
+        }
+
+        // Helpers put off the main search's moves only in the first half
+        // of the game: deeper, the subtrees are too small to repay the
+        // announcing.
+        let shared = match (self.shared, child_keys) {
+            (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
+            _ => None,
+        };
+        let mut put_off = [Bitboard::EMPTY; W];
+        let mut put_off_len = 0;
+        for (i, &(cell, _)) in moves.iter().enumerate() {
+            if cell.is_empty() {
+                break;
+            }
+            if let Some((shared, keys)) = shared {
+                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)], i) {
+                    put_off[put_off_len] = cell;
+                    put_off_len += 1;
+                    continue;
+                }
+            }
+            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+                return cut;
+            }
+        }
+        for &cell in &put_off[..put_off_len] {
+            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+                return cut;
+            }
+        }
+        best
+    }
+
+    /// Searches the move to `cell`, one of `p`'s moves in
+    /// [`search_moves`](Self::search_moves): what that returns if the move
+    /// cuts off (or the search gave up), else nothing, `best` and `alpha`
+    /// raised to its score.
+    #[inline(always)]
+    fn search_move(
+        &mut self,
+        p: &Position<W, H>,
+        cell: Bitboard,
+        child_keys: Option<&[u64; W]>,
+        alpha: &mut i32,
+        beta: i32,
+        best: &mut (i32, usize),
+    ) -> Option<(i32, usize)> {
+        let col = Geometry::<W, H>::column_of(cell);
+        let mut child = *p;
+        child.play_cell(cell);
+        let score = -self.negamax(&child, -beta, -*alpha, child_keys.map(|k| k[col]));
+        if self.aborted {
+            return Some((0, 0));
+        }
+        if score >= beta {
+            return Some((score, col));
+        }
+        if score > best.0 {
+            *best = (score, col);
+            *alpha = (*alpha).max(score);
+        }
+        None
+    }
+}

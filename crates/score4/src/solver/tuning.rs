@@ -1,0 +1,56 @@
+//! Every tunable of the solver, each with the reason for its value.
+//!
+//! The measurements behind the values are in the README's "Tunables"
+//! table, with the command that reproduces each; here only the why.
+
+/// Table size of [`Solver::new`](super::Solver::new) for one thread, in
+/// mebibytes: a table that mostly stays in the processor's caches answers
+/// so much faster that this outweighs the extra positions it searches.
+pub const DEFAULT_TABLE_MB: usize = 4;
+
+/// Table size for threads searching together, in mebibytes: they share
+/// their findings only through the table, so a larger one pays.
+pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
+
+/// Size of the second, cache-sized table that large tables come with, in
+/// mebibytes: the many small searches near the end stay in the caches.
+pub const NEAR_TABLE_MB: usize = 4;
+
+/// Tables of at least this many mebibytes come with the near table:
+/// smaller ones fit the caches well enough by themselves.
+pub(super) const NEAR_TABLE_FROM_MB: usize = 64;
+
+/// Positions with at most this many empty cells go to the near table, when
+/// there is one: the subtrees below them are small and numerous, so their
+/// entries are cheap to lose and costly to wait for.
+pub(super) const NEAR_MAX_EMPTY: i32 = 30;
+
+/// Positions with fewer moves played than this, once the sign of their
+/// score is known, probe next to zero on that side: so early, a win or loss
+/// can only come very late, so one probe there usually settles the score.
+pub(super) const BOUNDARY_PROBE_BELOW_MOVES: i32 = 4;
+
+/// With more empty cells than this, children are looked up in the table
+/// before any is searched (enhanced transposition cut-off): nearer the end
+/// the subtrees are too small to repay the wait for their entries.
+pub(super) const ETC_MIN_EMPTY: u32 = 18;
+
+/// With fewer empty cells than this, positions neither read nor write the
+/// table: searching their tiny subtrees again costs less than a cache miss.
+pub(super) const TABLE_MIN_EMPTY: i32 = 6;
+
+/// A search that needs at least this score (a win with this many discs to
+/// spare) tries first the moves the opponent must answer at once: fast wins
+/// come from forcing moves.
+pub(super) const FAST_WIN: i32 = 6;
+
+/// The table size for a solver searching with `threads` threads, in
+/// mebibytes: [`DEFAULT_TABLE_MB`] for one, [`DEFAULT_SHARED_TABLE_MB`] for
+/// more.
+pub const fn default_table_mb(threads: usize) -> usize {
+    if threads > 1 {
+        DEFAULT_SHARED_TABLE_MB
+    } else {
+        DEFAULT_TABLE_MB
+    }
+}
