@@ -56,8 +56,9 @@ const MAX_THREADS: i64 = 256;
 struct BoardArg {
     /// Board size WIDTHxHEIGHT: width 4 to 9, height 4 or more, and
     /// width * (height + 1) at most 64 (so 4x4..4x15, 5x4..5x11,
-    /// 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6). Small boards solve in
-    /// milliseconds, large ones can take hours: see the README.
+    /// 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6). The empty board takes
+    /// milliseconds up to 5x6 or 7x4, seconds to a minute up to 7x6 or
+    /// 8x5, and more (hours for the largest) beyond: see the README.
     #[arg(long, value_name = "WxH", default_value = "7x6",
           value_parser = |s: &str| s.parse::<score4::BoardSize>().map_err(|e| e.to_string()))]
     board: score4::BoardSize,

@@ -1,0 +1,167 @@
+//! `--board WxH` as a user runs it: other sizes solved and benchmarked,
+//! unsupported ones refused.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use score4::Position;
+
+fn score4(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_score4"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8")
+}
+
+/// The published first-player scores of the small boards, from the fixture.
+fn published_small() -> Vec<(String, i32)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/board-sizes.txt");
+    let table = std::fs::read_to_string(path).expect("the fixture");
+    let mut small = Vec::new();
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let (w, h) = f[0].split_once('x').expect("WxH");
+        let cells: i32 = w.parse::<i32>().unwrap() * h.parse::<i32>().unwrap();
+        let last: i32 = f[2].parse().unwrap();
+        let win = 1 + (cells - last) / 2;
+        let score = match f[1] {
+            "draw" => 0,
+            "first" => win,
+            _ => -win,
+        };
+        if cells <= 25 {
+            small.push((f[0].to_string(), score));
+        }
+    }
+    small
+}
+
+#[test]
+fn small_boards_match_the_published_results() {
+    let small = published_small();
+    assert!(small.len() >= 6, "{small:?}");
+    for (size, score) in small {
+        let o = score4(&["solve", "--board", &size, ""]);
+        assert!(o.status.success(), "{size}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), format!(" {score}\n"), "{size}");
+    }
+}
+
+#[test]
+fn moves_and_analysis_follow_the_width() {
+    let o = score4(&["solve", "--board", "9x5", "--analyze", "5"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let fields: Vec<String> = text(&o.stdout)
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(fields.len(), 10, "{fields:?}");
+    // Column 6 is off a 5-wide board: one error line, an empty output line.
+    let o = score4(&["solve", "--board", "5x4", "6"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(text(&o.stdout), "\n");
+    let err = text(&o.stderr);
+    assert!(err.contains("column 6 is out of range 1..5"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn unsupported_sizes_are_refused_naming_the_limit() {
+    for size in ["3x6", "10x4", "9x7", "4x16", "8x8"] {
+        for command in ["solve", "bench"] {
+            let o = score4(&[command, "--board", size, "1"]);
+            assert_eq!(o.status.code(), Some(2), "{command} {size}");
+            assert!(o.stdout.is_empty());
+            let err = text(&o.stderr);
+            let first = err.lines().next().unwrap_or("");
+            assert!(first.contains(size), "{first}");
+            assert!(first.contains("width * (height + 1) at most 64"), "{first}");
+        }
+    }
+    for size in ["7", "7x", "x6", "+7x6", "7x6x1"] {
+        let o = score4(&["solve", "--board", size, "1"]);
+        assert_eq!(o.status.code(), Some(2), "{size}");
+        assert!(text(&o.stderr).contains("expected WIDTHxHEIGHT"), "{size}");
+    }
+}
+
+/// The exact score by trying every continuation: the rules only.
+fn negamax(p: &Position<5, 4>, memo: &mut HashMap<u64, i32>) -> i32 {
+    if let Some(&s) = memo.get(&p.key()) {
+        return s;
+    }
+    let n = p.moves_played() as i32;
+    let best = p
+        .playable_columns()
+        .map(|col| {
+            let child = p.after(col);
+            if child.opponent_has_won() {
+                (20 + 1 - n) / 2
+            } else if child.is_full() {
+                0
+            } else {
+                -negamax(&child, memo)
+            }
+        })
+        .max()
+        .expect("a move");
+    memo.insert(p.key(), best);
+    best
+}
+
+#[test]
+fn bench_checks_labelled_positions_of_another_size() {
+    // Positions of a 5x4 game, labelled here by the plain negamax.
+    let game = "3324153251412";
+    let mut memo = HashMap::new();
+    let mut lines = String::new();
+    for len in 4..game.len() {
+        let moves = &game[..len];
+        let p: Position<5, 4> = moves.parse().expect("a legal game");
+        if p.can_win_next() {
+            continue;
+        }
+        lines += &format!("{moves} {}\n", negamax(&p, &mut memo));
+    }
+    let dir = std::env::temp_dir().join(format!("score4-board-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("5x4.txt");
+    std::fs::write(&good, &lines).unwrap();
+    let file = good.display().to_string();
+    let o = score4(&["bench", "--board", "5x4", "--json", &file]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["files"][0]["positions"], lines.lines().count());
+    assert_eq!(report["files"][0]["wrong"], 0);
+
+    // One label off by one: counted wrong, and the run fails.
+    let (first, rest) = lines.split_once('\n').unwrap();
+    let (moves, score) = first.split_once(' ').unwrap();
+    let bad = dir.join("5x4-bad.txt");
+    let off = score.parse::<i32>().unwrap() + 1;
+    std::fs::write(&bad, format!("{moves} {off}\n{rest}")).unwrap();
+    let o = score4(&[
+        "bench",
+        "--board",
+        "5x4",
+        "--json",
+        &bad.display().to_string(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["wrong_answers"][0]["moves"], moves);
+
+    // The 7x6 sets are not a default for other boards.
+    let o = score4(&["bench", "--board", "5x4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("no default fixture sets for 5x4"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
