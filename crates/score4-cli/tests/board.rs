@@ -57,13 +57,19 @@ fn small_boards_match_the_published_results() {
 
 #[test]
 fn moves_and_analysis_follow_the_width() {
-    let o = score4(&["solve", "--board", "9x5", "--analyze", "5"]);
+    // Three full rows of the 9x5 board: 18 empty cells, quick to solve.
+    let rows = "123456789".repeat(3);
+    let o = score4(&["solve", "--board", "9x5", "--analyze", &rows]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let fields: Vec<String> = text(&o.stdout)
         .split_whitespace()
         .map(String::from)
         .collect();
     assert_eq!(fields.len(), 10, "{fields:?}");
+    assert!(
+        fields[1..].iter().all(|f| f.parse::<i32>().is_ok()),
+        "{fields:?}"
+    );
     // Column 6 is off a 5-wide board: one error line, an empty output line.
     let o = score4(&["solve", "--board", "5x4", "6"]);
     assert_eq!(o.status.code(), Some(1));
