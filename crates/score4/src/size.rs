@@ -4,7 +4,7 @@
 //! Every type of the library takes its width and height as const generic
 //! parameters, so each size gets code as fast as the standard one. A
 //! program that lets its user pick the size (`--board 5x4`) parses a
-//! [`BoardSize`] and calls its generic code through [`with_board_size!`],
+//! [`BoardSize`] and calls its generic code through [`with_board_size!`](crate::with_board_size),
 //! which expands to one call per supported size.
 //!
 //! ```
