@@ -1,16 +1,20 @@
 //! `score4 bench`: solve labelled fixture files, report speed and correctness.
 
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use score4::bench::{run_set, warm_up, Sample, Summary};
 use score4::fixture::{self, Labelled};
+use score4::input::Quoted;
 use score4::solver::Solver;
 use score4::{with_board_size, BoardSize};
 use serde::Serialize;
+
+use crate::output::{self, Output, FAILED, OK, PARTLY};
 
 /// Where the default sets live, relative to the repository root.
 const DEFAULT_DIR: &str = "fixtures/solver";
@@ -67,13 +71,13 @@ struct Report {
     wrong_answers: Vec<WrongAnswer>,
 }
 
-/// Runs the benchmark over every file.
-pub fn run(args: Args) -> ExitCode {
+/// Runs the benchmark over every file and returns the exit status.
+pub fn run(args: Args) -> u8 {
     with_board_size!(args.board.board, run_on(args))
 }
 
 /// [`run`] on the `W` x `H` board.
-fn run_on<const W: usize, const H: usize>(args: Args) -> ExitCode {
+fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let files = if args.files.is_empty() {
         if args.board.board != BoardSize::STANDARD {
             return fail(&format!(
@@ -139,24 +143,25 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> ExitCode {
     }
     bar.finish_and_clear();
 
-    if args.json {
+    let text = if args.json {
         match serde_json::to_string(&report) {
-            Ok(json) => println!("{json}"),
+            Ok(json) => json + "\n",
             Err(e) => return fail(&format!("cannot write JSON: {e}")),
         }
     } else {
-        print!("{}", table(&report));
-    }
-    if report.wrong_answers.is_empty() {
-        ExitCode::SUCCESS
+        table(&report)
+    };
+    let status = if report.wrong_answers.is_empty() {
+        OK
     } else {
-        ExitCode::FAILURE
-    }
+        PARTLY
+    };
+    Output::new().finish(&text, status)
 }
 
-fn fail(message: &str) -> ExitCode {
-    eprintln!("score4 bench: {message}");
-    ExitCode::from(2)
+fn fail(message: &str) -> u8 {
+    output::error(format_args!("bench: {message}"));
+    FAILED
 }
 
 /// Every `.txt` file in the default directory, sorted by name.
@@ -180,9 +185,10 @@ fn read_set<const W: usize, const H: usize>(
     file: &Path,
     limit: Option<usize>,
 ) -> Result<Vec<Labelled<W, H>>, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let mut set = fixture::parse::<W, H>(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let name = Quoted::new(file.as_os_str().as_encoded_bytes());
+    let reader = File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let mut set =
+        fixture::read::<W, H>(BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
     if let Some(limit) = limit {
         set.truncate(limit);
     }

@@ -1,40 +1,39 @@
 //! `score4 engine`: the classic Score4 engine protocol.
 
 use std::ffi::OsString;
-use std::io::Write;
-use std::process::ExitCode;
 
 use score4::classic::{self, Request};
-use score4::Solver;
+use score4::{Solver, DEFAULT_TABLE_MB};
+
+use crate::output::{self, Output, FAILED};
 
 /// Answers one engine request and returns the protocol's exit status:
 /// the original's stdout and status for a well-formed request, one line on
-/// stderr and status 2 for anything else.
-pub fn run(args: &[OsString]) -> ExitCode {
+/// stderr and status 2 for anything else (a malformed request, no memory
+/// for the search, stdout that cannot be written).
+pub fn run(args: &[OsString]) -> u8 {
     // Arguments that are not UTF-8 cannot be cells or flags: their lossy
     // form is skipped like any unknown token, or, if it starts like a cell,
-    // named in the error.
+    // named (escaped) in the error.
     let tokens = args.iter().map(|a| a.to_string_lossy());
     let request = match Request::parse(tokens) {
         Ok(request) => request,
         Err(err) => {
-            eprintln!("score4: {err}");
-            return ExitCode::from(2);
+            output::error(err);
+            return FAILED;
         }
     };
     let answer = if request.perfect {
-        classic::answer_perfect(&request, &mut Solver::new())
+        Solver::try_with_table_mb(DEFAULT_TABLE_MB)
+            .map(|mut solver| classic::answer_perfect(&request, &mut solver))
     } else {
-        classic::answer(&request)
+        classic::try_answer(&request)
     };
-    let text = answer.to_string();
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return ExitCode::from(2);
+    match answer {
+        Ok(answer) => Output::new().finish(&answer.to_string(), answer.exit_status()),
+        Err(e) => {
+            output::error(e);
+            FAILED
+        }
     }
-    ExitCode::from(answer.exit_status())
 }

@@ -8,13 +8,17 @@
 
 mod bench;
 mod engine;
+mod output;
 mod solve;
 
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
+
+use output::{Output, FAILED, OK};
 
 #[derive(Parser)]
 #[command(
@@ -86,12 +90,57 @@ fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let program = args.first().cloned().unwrap_or_default();
-    if speaks_engine_protocol(&program, args.get(1)) {
-        return engine::run(&args[1.min(args.len())..]);
+    let status = if speaks_engine_protocol(&program, args.get(1)) {
+        engine::run(&args[1.min(args.len())..])
+    } else {
+        match Cli::try_parse_from(&args) {
+            Ok(cli) => match cli.command {
+                Command::Engine { args } => engine::run(&args),
+                Command::Solve(a) => solve::run(a),
+                Command::Bench(a) => bench::run(a),
+            },
+            Err(e) => refused(&e),
+        }
+    };
+    ExitCode::from(status)
+}
+
+/// What clap stopped at: help or the version on stdout, or a usage error
+/// as one line on stderr (clap's own message, without its usage block).
+fn refused(e: &clap::Error) -> u8 {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            Output::new().finish(&e.render().to_string(), OK)
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            output::error("a command is needed: engine, solve or bench (see score4 --help)");
+            FAILED
+        }
+        _ => {
+            output::error(usage_error(&e.render().to_string()));
+            FAILED
+        }
     }
-    match Cli::parse().command {
-        Command::Engine { args } => engine::run(&args),
-        Command::Solve(a) => solve::run(a),
-        Command::Bench(a) => bench::run(a),
-    }
+}
+
+/// Clap's error message on one line: its lines up to the usage block,
+/// without the `error:` prefix and the tips.
+fn usage_error(rendered: &str) -> String {
+    let message = rendered
+        .split("\n\nUsage:")
+        .next()
+        .unwrap_or(rendered)
+        .split("\n\nFor more information")
+        .next()
+        .unwrap_or(rendered);
+    let parts: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    let joined = parts.join(" ");
+    joined
+        .strip_prefix("error: ")
+        .unwrap_or(&joined)
+        .to_string()
 }

@@ -1,11 +1,14 @@
 //! `score4 solve`: exact scores for positions.
 
+use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::io::{self, BufRead, Write};
-use std::process::ExitCode;
+use std::io;
 use std::time::Instant;
 
+use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
 use score4::{default_table_mb, with_board_size, Position, SolveError, Solver};
+
+use crate::output::{self, Output, Stop, FAILED, OK, PARTLY};
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
@@ -13,7 +16,7 @@ pub struct Args {
     /// Positions in move notation (columns 1..W, "" for the empty board);
     /// read one per line from stdin if none. Only the first field of a line
     /// is read, so fixture files (`MOVES SCORE`) can be piped in as they are.
-    positions: Vec<String>,
+    positions: Vec<OsString>,
     /// Print only who wins: 1, 0 or -1 for the side to move.
     #[arg(long, conflicts_with = "analyze")]
     weak: bool,
@@ -39,76 +42,71 @@ pub struct Args {
     board: crate::BoardArg,
 }
 
-/// Solves every position asked for, one output line per input line.
-pub fn run(args: Args) -> ExitCode {
+/// Solves every position asked for, one output line per input line, and
+/// returns the exit status.
+pub fn run(args: Args) -> u8 {
     with_board_size!(args.board.board, run_on(args))
 }
 
 /// [`run`] on the `W` x `H` board.
-fn run_on<const W: usize, const H: usize>(args: Args) -> ExitCode {
+fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let threads = usize::from(args.threads);
     let table_mb = args.table_mb.unwrap_or(default_table_mb(threads));
     let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
         Ok(solver) => solver,
         Err(e) => {
-            eprintln!("score4: --table-mb {table_mb}: {e}");
-            return ExitCode::from(2);
+            output::error(format_args!("--table-mb {table_mb}: {e}"));
+            return FAILED;
         }
     };
     solver.set_threads(threads);
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let mut failed = false;
-    // `line` is the input line, or why it could not be read as one.
-    let mut answer =
-        |label: &str, number: usize, line: Result<&str, String>, out: &mut dyn Write| {
-            let text = line.and_then(|line| {
-                solve_line(&mut solver, &args, line)
-                    .map_err(|why| format!("'{}': {why}", first_field(line)))
-            });
-            let text = text.unwrap_or_else(|why| {
-                eprintln!("score4: {label} {number}: {why}");
-                failed = true;
-                String::new()
-            });
-            // A closed stdout (e.g. piped into `head`) ends the run quietly.
-            writeln!(out, "{text}").and_then(|()| out.flush()).is_ok()
-        };
-    if args.positions.is_empty() {
-        let mut stdin = io::stdin().lock();
-        let mut bytes = Vec::new();
-        for number in 1.. {
-            bytes.clear();
-            match stdin.read_until(b'\n', &mut bytes) {
-                Ok(0) => break,
-                Ok(_) => {}
+    let mut out = Output::new();
+    let mut status = OK;
+    // Answers one input line: its output line, or an empty one and an
+    // error naming the line.
+    let mut answer = |label: &str, number: usize, line: Result<&str, LineError>| {
+        let text = line.map_err(|e| e.to_string()).and_then(|line| {
+            solve_line(&mut solver, &args, line)
+                .map_err(|why| format!("{}: {why}", Quoted::new(first_field(line))))
+        });
+        let text = text.unwrap_or_else(|why| {
+            output::error(format_args!("{label} {number}: {why}"));
+            status = PARTLY;
+            String::new()
+        });
+        out.line(&text)
+    };
+    let written: Result<(), Stop> = if args.positions.is_empty() {
+        let mut lines = Lines::new(io::stdin().lock());
+        loop {
+            match lines.next_line() {
+                Ok(Some((number, line))) => {
+                    if let Err(stop) = answer("line", number, line) {
+                        break Err(stop);
+                    }
+                }
+                Ok(None) => break Ok(()),
                 Err(e) => {
-                    eprintln!("score4: reading stdin: {e}");
-                    return ExitCode::FAILURE;
+                    output::error(format_args!("reading stdin: {e}"));
+                    return FAILED;
                 }
             }
-            let raw = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
-            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-            // A line that is not UTF-8 is one bad line, not the end of the input.
-            let line = std::str::from_utf8(raw).map_err(|_| {
-                let lossy = String::from_utf8_lossy(raw);
-                format!("'{}': not valid UTF-8", first_field(&lossy))
-            });
-            if !answer("line", number, line, &mut out) {
-                break;
-            }
         }
     } else {
-        for (i, position) in args.positions.iter().enumerate() {
-            if !answer("argument", i + 1, Ok(position), &mut out) {
-                break;
-            }
-        }
-    }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+        args.positions
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, position)| {
+                answer(
+                    "argument",
+                    i + 1,
+                    check_line(position.as_encoded_bytes(), LINE_CAP),
+                )
+            })
+    };
+    match written {
+        Ok(()) => status,
+        Err(stop) => stop.status(status),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use thiserror::Error;
 
+use crate::input::Quoted;
 use crate::position::{Ending, Position};
 
 /// Why a move sequence or a Score4 board could not be read.
@@ -12,7 +13,7 @@ use crate::position::{Ending, Position};
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
     /// A move character that is not a digit.
-    #[error("move {index}: '{ch}' is not a column")]
+    #[error("move {index}: '{}' is not a column", .ch.escape_debug())]
     UnknownCharacter {
         /// 1-based position in the move string.
         index: usize,
@@ -47,19 +48,19 @@ pub enum ParseError {
     },
     /// A Score4 argument meant as a cell (it starts with `o` or `y`) that is
     /// not one: wrong length or a row or column that is not a digit.
-    #[error("'{0}' is not a cell: expected o or y, a row digit and a column digit")]
+    #[error("{} is not a cell: expected o or y, a row digit and a column digit", Quoted::new(.0))]
     MalformedCell(String),
     /// A Score4 cell whose row or column lies off the board.
-    #[error("cell '{0}' is off the board")]
+    #[error("cell {} is off the board", Quoted::new(.0))]
     CellOutOfRange(String),
     /// A Score4 cell named twice.
-    #[error("cell '{0}' is given twice")]
+    #[error("cell {} is given twice", Quoted::new(.0))]
     DuplicateCell(String),
     /// A disc with an empty cell below it.
-    #[error("disc '{0}' floats above an empty cell")]
+    #[error("disc {} floats above an empty cell", Quoted::new(.0))]
     FloatingDisc(String),
     /// `-level` without a value, with a value that is not a number, or out of range.
-    #[error("bad level '{token}': expected a search depth from 1 to {max}")]
+    #[error("bad level {}: expected a search depth from 1 to {max}", Quoted::new(.token))]
     BadLevel {
         /// The offending token.
         token: String,

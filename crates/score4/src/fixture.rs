@@ -12,9 +12,12 @@
 //! assert_eq!(set[0].line, 2);
 //! ```
 
+use std::io::BufRead;
+
 use thiserror::Error;
 
-use crate::error::ParseError;
+use crate::error::{ParseError, SolveError};
+use crate::input::{LineError, Lines, Quoted};
 use crate::position::Position;
 
 /// One labelled position.
@@ -34,7 +37,7 @@ pub struct Labelled<const W: usize = 7, const H: usize = 6> {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FixtureError {
     /// Not two fields separated by a space.
-    #[error("line {line}: expected `MOVES SCORE`, found '{text}'")]
+    #[error("line {line}: expected `MOVES SCORE`, found {}", Quoted::new(.text))]
     Shape {
         /// 1-based line number.
         line: usize,
@@ -49,46 +52,113 @@ pub enum FixtureError {
         /// What is wrong with the moves.
         source: ParseError,
     },
+    /// The game is over: there is nothing to solve.
+    #[error("line {line}: {source}")]
+    Finished {
+        /// 1-based line number.
+        line: usize,
+        /// How it ended.
+        source: SolveError,
+    },
     /// The score is not an integer.
-    #[error("line {line}: score '{text}' is not an integer")]
+    #[error("line {line}: score {} is not an integer", Quoted::new(.text))]
     Score {
         /// 1-based line number.
         line: usize,
         /// The field as found.
         text: String,
     },
+    /// The score is one no position with this many moves can have.
+    #[error("line {line}: score {score} is outside {min}..={max}, the scores a position with {moves} moves can have")]
+    ScoreRange {
+        /// 1-based line number.
+        line: usize,
+        /// The score found.
+        score: i32,
+        /// The lowest possible score.
+        min: i32,
+        /// The highest possible score.
+        max: i32,
+        /// Moves played in the position.
+        moves: u32,
+    },
+    /// The line is too long or not text.
+    #[error("line {line}: {source}")]
+    Line {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        source: LineError,
+    },
+    /// The file could not be read.
+    #[error("{0}")]
+    Read(String),
+}
+
+/// Reads one line (numbered `line`, from 1): `None` for a blank line or a
+/// `#` comment, else the labelled position. Refused: a line that is not
+/// two fields, moves that are not a game, a finished game (nothing to
+/// solve), and a score no position with that many moves can have.
+pub fn parse_line<const W: usize, const H: usize>(
+    line: usize,
+    raw: &str,
+) -> Result<Option<Labelled<W, H>>, FixtureError> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    let mut fields = trimmed.split_whitespace();
+    let (Some(moves), Some(score), None) = (fields.next(), fields.next(), fields.next()) else {
+        return Err(FixtureError::Shape {
+            line,
+            text: raw.to_string(),
+        });
+    };
+    let position = Position::parse(moves).map_err(|source| FixtureError::Moves { line, source })?;
+    SolveError::check(&position).map_err(|source| FixtureError::Finished { line, source })?;
+    let score = score.parse().map_err(|_| FixtureError::Score {
+        line,
+        text: score.to_string(),
+    })?;
+    let range = position.score_range();
+    if !range.contains(&score) {
+        return Err(FixtureError::ScoreRange {
+            line,
+            score,
+            min: *range.start(),
+            max: *range.end(),
+            moves: position.moves_played(),
+        });
+    }
+    Ok(Some(Labelled {
+        line,
+        moves: moves.to_string(),
+        position,
+        score,
+    }))
 }
 
 /// Reads a whole fixture file's text.
 pub fn parse<const W: usize, const H: usize>(
     text: &str,
 ) -> Result<Vec<Labelled<W, H>>, FixtureError> {
+    read(text.as_bytes())
+}
+
+/// Reads a fixture file from `reader`, line by line with the length cap
+/// of [`Lines`]: a file that is not a fixture (a binary, an endless
+/// stream) is refused at its first line that is not one.
+pub fn read<const W: usize, const H: usize>(
+    reader: impl BufRead,
+) -> Result<Vec<Labelled<W, H>>, FixtureError> {
     let mut set = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let mut fields = trimmed.split_whitespace();
-        let (Some(moves), Some(score), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(FixtureError::Shape {
-                line,
-                text: raw.to_string(),
-            });
-        };
-        let position =
-            Position::parse(moves).map_err(|source| FixtureError::Moves { line, source })?;
-        let score = score.parse().map_err(|_| FixtureError::Score {
-            line,
-            text: score.to_string(),
-        })?;
-        set.push(Labelled {
-            line,
-            moves: moves.to_string(),
-            position,
-            score,
-        });
+    let mut lines = Lines::new(reader);
+    while let Some((line, text)) = lines
+        .next_line()
+        .map_err(|e| FixtureError::Read(e.to_string()))?
+    {
+        let text = text.map_err(|source| FixtureError::Line { line, source })?;
+        set.extend(parse_line(line, text)?);
     }
     Ok(set)
 }
@@ -121,5 +191,53 @@ mod tests {
         ));
         let err = parse::<7, 6>("1 1\n19 1\n").unwrap_err();
         assert!(err.to_string().starts_with("line 2:"), "{err}");
+    }
+
+    /// The first game in column order that fills the board with no four.
+    fn first_full_board(p: Position<4, 4>, moves: &mut String) -> Option<String> {
+        if p.ending() == Some(crate::Ending::Draw) {
+            return Some(moves.clone());
+        }
+        if p.is_game_over() {
+            return None;
+        }
+        for col in p.playable_columns().collect::<Vec<_>>() {
+            moves.push(char::from(b'1' + col as u8));
+            if let Some(found) = first_full_board(p.after(col), moves) {
+                return Some(found);
+            }
+            moves.pop();
+        }
+        None
+    }
+
+    #[test]
+    fn refuses_what_cannot_be_a_label() {
+        // Seven moves: the side to move scores -17..=18.
+        assert!(parse::<7, 6>("4444443 18\n4444443 -17\n").is_ok());
+        for bad in ["4444443 19", "4444443 -18", "12 99"] {
+            assert!(
+                matches!(parse::<7, 6>(bad), Err(FixtureError::ScoreRange { .. })),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            parse::<7, 6>("1212121 0"),
+            Err(FixtureError::Finished { line: 1, .. })
+        ));
+        let full = first_full_board(Position::<4, 4>::new(), &mut String::new()).unwrap();
+        assert!(matches!(
+            parse::<4, 4>(&format!("{full} 0")),
+            Err(FixtureError::Finished { line: 1, .. })
+        ));
+        let long = format!("{} 0", "4".repeat(5000));
+        assert!(matches!(
+            parse::<7, 6>(&long),
+            Err(FixtureError::Line { line: 1, .. })
+        ));
+        assert!(matches!(
+            read::<7, 6>(&b"12 0\n1\xff 0\n"[..]),
+            Err(FixtureError::Line { line: 2, .. })
+        ));
     }
 }

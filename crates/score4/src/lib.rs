@@ -11,6 +11,8 @@
 //!   status) and its depth-limited search.
 //! - [`error`]: what can be wrong with user input, and why a position
 //!   cannot be solved.
+//! - [`input`]: reading untrusted text: capped lines, and user text
+//!   quoted safely in messages.
 //! - [`solver`]: the perfect solver, over the transposition table in [`table`].
 //! - [`size`]: board sizes chosen at run time, and reaching the code
 //!   compiled for each.
@@ -31,6 +33,7 @@ pub mod classic;
 pub mod error;
 pub mod fixture;
 pub mod heuristic;
+pub mod input;
 pub mod position;
 pub mod render;
 pub mod size;

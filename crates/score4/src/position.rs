@@ -243,6 +243,21 @@ impl<const W: usize, const H: usize> Position<W, H> {
         }
     }
 
+    /// Every score the side to move can have here, in the solver's scoring
+    /// (a win with the next disc is worth one point per disc left after
+    /// it, plus one): from losing to the opponent's next disc up to winning
+    /// with its own.
+    ///
+    /// ```
+    /// use score4::Position;
+    /// assert_eq!(Position::<7, 6>::new().score_range(), -21..=21);
+    /// assert_eq!("4444443".parse::<Position>().unwrap().score_range(), -17..=18);
+    /// ```
+    pub fn score_range(&self) -> std::ops::RangeInclusive<i32> {
+        let (cells, played) = (Self::CELLS as i32, self.moves as i32);
+        -((cells - played) / 2)..=(cells + 1 - played) / 2
+    }
+
     /// Whether the game is over: someone has four in a row or the board is full.
     pub fn is_game_over(&self) -> bool {
         self.ending().is_some()

@@ -44,7 +44,7 @@ pub struct BoardSize {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SizeError {
     /// Not of the form `WxH`.
-    #[error("'{0}' is not a board size: expected WIDTHxHEIGHT, such as 7x6")]
+    #[error("{} is not a board size: expected WIDTHxHEIGHT, such as 7x6", crate::input::Quoted::new(.0))]
     Malformed(String),
     /// A width or height outside the supported limits.
     #[error("{width}x{height} is not supported: the width must be {MIN_WIDTH} to {MAX_WIDTH}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {MAX_LAYOUT_BITS}")]

@@ -177,11 +177,15 @@ impl Table {
     /// Makes the system supply every page of the table now, rather than
     /// on the first probe that lands in each, so that timings taken later
     /// do not include it. Stored bounds are unchanged.
-    pub fn touch(&self) {
-        // One entry per 4 KiB page; an atomic add of zero is a write, which
-        // a read would not be (reads of untouched pages share one zero page).
-        for entry in self.entries.iter().step_by(4096 / 8) {
-            entry.fetch_add(0, Ordering::Relaxed);
+    pub fn touch(&mut self) {
+        // One entry per 4 KiB page. It must be a write: reads of untouched
+        // pages all map one shared zero page. A volatile write, because an
+        // atomic add of zero, or a store of the value just read, may be
+        // compiled to a plain read or to nothing.
+        for entry in self.entries.iter_mut().step_by(4096 / 8) {
+            let value = *entry.get_mut();
+            // SAFETY: `entry` is a valid, exclusive `u64` (`&mut self`).
+            unsafe { std::ptr::write_volatile(entry.get_mut(), value) };
         }
     }
 
@@ -317,21 +321,37 @@ fn unpack(e: u64) -> Bounds {
     }
 }
 
-/// `n` zeroed entries, or an error if the allocator refuses them.
-fn zeroed(n: usize) -> Result<Box<[AtomicU64]>, TableError> {
-    let bytes = n.saturating_mul(std::mem::size_of::<AtomicU64>());
+/// Types whose all-zero bit pattern is a valid value, so that a table of
+/// them can come zeroed from the allocator.
+///
+/// # Safety
+///
+/// Implement only for types made of integers (atomic or not) and arrays
+/// of them.
+pub(crate) unsafe trait ZeroBits {}
+// SAFETY: plain integers.
+unsafe impl ZeroBits for AtomicU64 {}
+// SAFETY: plain integers.
+unsafe impl ZeroBits for [u64; 2] {}
+
+/// `n` zeroed values, or an error if the allocator refuses them. The
+/// memory is not written here: the system supplies zeroed pages as they
+/// are first touched, so a large table that is little used costs little,
+/// and a table too large for the system is an error, not an abort.
+pub(crate) fn zeroed<T: ZeroBits>(n: usize) -> Result<Box<[T]>, TableError> {
+    let bytes = n.saturating_mul(std::mem::size_of::<T>());
     let too_big = || TableError::OutOfMemory { bytes };
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).map_err(|_| too_big())?;
+    let layout = std::alloc::Layout::array::<T>(n).map_err(|_| too_big())?;
     if layout.size() == 0 {
         return Ok(Box::new([]));
     }
     // SAFETY: the layout has a non-zero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<AtomicU64>();
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
     if ptr.is_null() {
         return Err(too_big());
     }
     // SAFETY: the pointer comes from the global allocator with the layout of
-    // `[AtomicU64; n]`, and all-zero bits are a valid AtomicU64 (a plain u64).
+    // `[T; n]`, and all-zero bits are a valid `T` (`ZeroBits`).
     Ok(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n)) })
 }
 
@@ -450,7 +470,7 @@ mod tests {
                 t.clear();
             }
         }
-        let t = Table::with_mb(8, 49);
+        let mut t = Table::with_mb(8, 49);
         t.put(5, 5, 0, 0, None);
         t.touch();
         assert!(t.get(5).is_some());

@@ -16,11 +16,16 @@ pub use search::{Search, MAX_LEVEL, NO_MOVE};
 
 use crate::bitboard::Standard;
 use crate::solver::Solver;
+use crate::table::TableError;
 use protocol::game_over;
 
 type G = Standard;
 
 /// Answers a request with a search sized for its level.
+///
+/// # Panics
+///
+/// If the system will not allocate the search's table; see [`try_answer`].
 ///
 /// ```
 /// use score4::classic::{answer, Outcome, Request};
@@ -33,7 +38,17 @@ type G = Standard;
 /// assert_eq!(a.exit_status(), 255);
 /// ```
 pub fn answer(request: &Request) -> Answer {
-    Search::for_level(request.level).answer(&request.board, request.level, request.debug)
+    match try_answer(request) {
+        Ok(answer) => answer,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Like [`answer`], but a search table the system will not allocate is an
+/// error rather than a panic.
+pub fn try_answer(request: &Request) -> Result<Answer, TableError> {
+    let mut search = Search::try_for_level(request.level)?;
+    Ok(search.answer(&request.board, request.level, request.debug))
 }
 
 /// Answers a `-perfect` request: the move the perfect solver picks (the

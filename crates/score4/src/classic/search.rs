@@ -27,6 +27,7 @@ use super::protocol::{game_over, Answer, Outcome};
 use crate::bitboard::{Bitboard, Standard};
 use crate::board::Board;
 use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};
+use crate::table::{zeroed, TableError};
 
 type G = Standard;
 
@@ -95,16 +96,16 @@ struct Table {
     /// `[tag, data]`: the tag is the position key with the depth above it
     /// (never zero, as depth >= 1); the data packs value, bound and best
     /// column.
-    slots: Vec<[u64; 2]>,
+    slots: Box<[[u64; 2]]>,
     shift: u32,
 }
 
 impl Table {
-    fn with_bits(bits: u32) -> Self {
-        Table {
-            slots: vec![[0; 2]; 1 << bits],
+    fn try_with_bits(bits: u32) -> Result<Self, TableError> {
+        Ok(Table {
+            slots: zeroed(1 << bits)?,
             shift: 64 - bits,
-        }
+        })
     }
 
     #[inline(always)]
@@ -150,15 +151,29 @@ pub struct Search {
 impl Search {
     /// A search whose table suits `level`: shallow searches visit few
     /// positions, so a small table keeps process start-up cheap.
+    ///
+    /// # Panics
+    ///
+    /// If the system will not allocate the table (at most 64 MiB); see
+    /// [`try_for_level`](Self::try_for_level).
     pub fn for_level(level: u32) -> Self {
-        Search {
-            table: Table::with_bits(
+        match Self::try_for_level(level) {
+            Ok(search) => search,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Like [`for_level`](Self::for_level), but a table the system will
+    /// not allocate is an error.
+    pub fn try_for_level(level: u32) -> Result<Self, TableError> {
+        Ok(Search {
+            table: Table::try_with_bits(
                 level
                     .saturating_add(6)
                     .clamp(MIN_TABLE_BITS, MAX_TABLE_BITS),
-            ),
+            )?,
             nodes: 0,
-        }
+        })
     }
 
     /// Nodes visited so far (positions searched with one or more plies left).
@@ -416,7 +431,7 @@ mod tests {
 
     #[test]
     fn the_table_keeps_depths_apart() {
-        let mut t = Table::with_bits(10);
+        let mut t = Table::try_with_bits(10).unwrap();
         let key = 0b1011u64;
         t.put(key | (3 << DEPTH_SHIFT), -1_000_005, Bound::Lower, 6);
         assert!(t.get(key | (4 << DEPTH_SHIFT)).is_none());

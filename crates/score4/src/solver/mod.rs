@@ -158,9 +158,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// benchmark does before it starts timing: otherwise the first
     /// positions solved also pay for the kernel zeroing the pages they
     /// touch first. Stored bounds are unchanged.
-    pub fn touch_table(&self) {
+    pub fn touch_table(&mut self) {
         self.table.touch();
-        if let Some(near) = &self.near {
+        if let Some(near) = &mut self.near {
             near.touch();
         }
     }

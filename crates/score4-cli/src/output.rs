@@ -1,0 +1,101 @@
+//! The one way every command writes: answers to stdout, errors to stderr,
+//! and what a write fault does to the exit status.
+//!
+//! - A closed stdout (its reader went away, as `| head` does) ends the
+//!   command quietly, with the status it had so far: nobody is left to
+//!   read the rest.
+//! - Any other write fault (a full disk, a broken device) is one line on
+//!   stderr and status [`FAILED`]: output was lost, and a script must not
+//!   take it for a success.
+//! - Errors are one line each, `score4: ...`, with control characters
+//!   escaped; if stderr cannot be written either, the status still tells.
+
+use std::fmt::Display;
+use std::io::{self, Write};
+
+use score4::input::one_line;
+
+/// Every line solved or answered.
+pub const OK: u8 = 0;
+/// Some inputs were refused or some answers wrong; the others were done.
+pub const PARTLY: u8 = 1;
+/// Nothing could be done as asked (bad arguments, no memory for the
+/// table, unreadable files) or the output could not be written.
+pub const FAILED: u8 = 2;
+
+/// Why writing stopped.
+#[derive(Debug)]
+pub enum Stop {
+    /// Nobody reads stdout any more.
+    Closed,
+    /// Stdout could not be written.
+    Failed(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Stop::Closed
+        } else {
+            Stop::Failed(e)
+        }
+    }
+}
+
+impl Stop {
+    /// The exit status of a command that had `status` when writing
+    /// stopped, after saying why if it matters.
+    pub fn status(self, status: u8) -> u8 {
+        match self {
+            Stop::Closed => status,
+            Stop::Failed(e) => {
+                error(format_args!("cannot write the output: {e}"));
+                FAILED
+            }
+        }
+    }
+}
+
+/// Stdout, written a line or a block at a time and flushed at once, so a
+/// fault is seen at the write that met it.
+pub struct Output {
+    out: io::StdoutLock<'static>,
+}
+
+impl Output {
+    /// The process's stdout.
+    pub fn new() -> Self {
+        Output {
+            out: io::stdout().lock(),
+        }
+    }
+
+    /// Writes `text` and a line end.
+    pub fn line(&mut self, text: &str) -> Result<(), Stop> {
+        self.out.write_all(text.as_bytes())?;
+        self.out.write_all(b"\n")?;
+        Ok(self.out.flush()?)
+    }
+
+    /// Writes `text` as it is.
+    pub fn text(&mut self, text: &str) -> Result<(), Stop> {
+        self.out.write_all(text.as_bytes())?;
+        Ok(self.out.flush()?)
+    }
+
+    /// Writes `text` and returns `status`, or the status a fault leaves.
+    pub fn finish(mut self, text: &str, status: u8) -> u8 {
+        match self.text(text) {
+            Ok(()) => status,
+            Err(stop) => stop.status(status),
+        }
+    }
+}
+
+/// Reports one error on stderr: `score4: MESSAGE`, on one line. If stderr
+/// cannot be written there is nowhere left to say so; the caller's exit
+/// status still does.
+pub fn error(message: impl Display) {
+    let line = one_line(&format!("score4: {message}"));
+    let _ = writeln!(io::stderr().lock(), "{line}");
+}
