@@ -26,6 +26,8 @@ pub struct Args {
     files: Vec<PathBuf>,
     #[command(flatten)]
     board: crate::BoardArg,
+    #[command(flatten)]
+    book: crate::book::BookArg,
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -110,6 +112,9 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         Ok(solver) => solver,
         Err(e) => return fail(&format!("--table-mb {}: {e}", args.table_mb)),
     };
+    if let Err(message) = args.book.apply(&mut solver) {
+        return fail(&message);
+    }
     if let Some((_, set)) = sets.iter().find(|(_, set)| !set.is_empty()) {
         warm_up(&mut solver, set);
     }

@@ -7,6 +7,7 @@
 //! `interfaces/engine.exe`). Everything else goes through clap.
 
 mod bench;
+mod book;
 mod engine;
 mod output;
 mod solve;
@@ -45,6 +46,9 @@ enum Command {
     Solve(solve::Args),
     /// Solve labelled fixture files and report speed and correctness.
     Bench(bench::Args),
+    /// Build, merge, check and describe opening books.
+    #[command(subcommand)]
+    Book(book::Command),
 }
 
 /// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
@@ -98,6 +102,7 @@ fn main() -> ExitCode {
                 Command::Engine { args } => engine::run(&args),
                 Command::Solve(a) => solve::run(a),
                 Command::Bench(a) => bench::run(a),
+                Command::Book(c) => book::run(c),
             },
             Err(e) => refused(&e),
         }
@@ -113,7 +118,7 @@ fn refused(e: &clap::Error) -> u8 {
             Output::new().finish(&e.render().to_string(), OK)
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            output::error("a command is needed: engine, solve or bench (see score4 --help)");
+            output::error("a command is needed: engine, solve, bench or book (see score4 --help)");
             FAILED
         }
         _ => {

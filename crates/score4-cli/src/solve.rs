@@ -40,6 +40,8 @@ pub struct Args {
     fresh_table: bool,
     #[command(flatten)]
     board: crate::BoardArg,
+    #[command(flatten)]
+    book: crate::book::BookArg,
 }
 
 /// Solves every position asked for, one output line per input line, and
@@ -60,6 +62,10 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         }
     };
     solver.set_threads(threads);
+    if let Err(message) = args.book.apply(&mut solver) {
+        output::error(message);
+        return FAILED;
+    }
     let mut out = Output::new();
     let mut status = OK;
     // Answers one input line: its output line, or an empty one and an

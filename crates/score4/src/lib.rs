@@ -16,6 +16,8 @@
 //! - [`solver`]: the perfect solver, over the transposition table in [`table`].
 //! - [`size`]: board sizes chosen at run time, and reaching the code
 //!   compiled for each.
+//! - [`book`]: the opening book: exact scores of every early position,
+//!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
 //!
 //! ```
@@ -29,6 +31,7 @@
 pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod book;
 pub mod classic;
 pub mod error;
 pub mod fixture;

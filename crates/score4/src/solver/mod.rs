@@ -41,7 +41,10 @@ pub(crate) mod plain;
 mod search;
 pub mod tuning;
 
+use std::sync::Arc;
+
 use crate::bitboard::Geometry;
+use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
 use crate::table::{Table, TableError};
@@ -66,6 +69,8 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     searched_at_reset: u64,
     /// Threads searching each large position together.
     threads: usize,
+    /// Exact scores of the opening, answered without search.
+    book: Option<Arc<Book>>,
 }
 
 impl<const W: usize, const H: usize> Default for Solver<W, H> {
@@ -125,6 +130,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             searched: 0,
             searched_at_reset: 0,
             threads: 1,
+            book: Self::built_in_book(),
         })
     }
 
@@ -136,6 +142,31 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// through the table, so give them a larger one ([`default_table_mb`]).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+    }
+
+    /// The book built into the library for this board, if there is one
+    /// (7x6 only).
+    fn built_in_book() -> Option<Arc<Book>> {
+        (W, H).eq(&(7, 6)).then(Book::standard)
+    }
+
+    /// Answers the positions `book` holds from it. A new solver has the
+    /// built-in book of its board, if there is one; a book for another
+    /// board is refused.
+    pub fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
+        book.check_board(crate::size::BoardSize::new(W, H).expect("a supported board"))?;
+        self.book = Some(book);
+        Ok(())
+    }
+
+    /// Searches every position, even those a book holds.
+    pub fn drop_book(&mut self) {
+        self.book = None;
+    }
+
+    /// The book in use, if any.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
     }
 
     /// The size of the tables in bytes.
@@ -208,6 +239,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if let Some(score) = Self::finished_score(p) {
             return score;
         }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
+            return score;
+        }
         let n = p.moves_played() as i32;
         if p.can_win_next() {
             return Self::win_score(n);
@@ -259,6 +293,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// gets the sign of its [`solve`](Self::solve) score.
     pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
         if let Some(score) = Self::finished_score(p) {
+            return score.signum();
+        }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
             return score.signum();
         }
         if p.can_win_next() {

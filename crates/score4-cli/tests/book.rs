@@ -1,0 +1,268 @@
+//! `score4 book` as a user runs it: built in one run or in shares and
+//! merged (the same bytes), resumed after a kill, refused when damaged or
+//! mismatched, and used by `solve` and `bench`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use score4::book::build::Plan;
+use score4::book::{canonical_key, Book};
+use score4::Position;
+
+fn score4(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_score4"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("score4-book-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Builds the 5x4 book of depth 8 into `dir`, with extra options.
+fn build_5x4(dir: &Path, name: &str, extra: &[&str]) -> Output {
+    let out = path(&dir.join(name));
+    let mut args = vec![
+        "book",
+        "build",
+        "--board",
+        "5x4",
+        "--depth",
+        "8",
+        "--table-mb",
+        "4",
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", &out]);
+    score4(&args)
+}
+
+fn ok(o: &Output) {
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+}
+
+#[test]
+fn shares_merged_are_the_book_byte_for_byte() {
+    let dir = scratch("shares");
+    ok(&build_5x4(&dir, "whole.book", &["--threads", "2"]));
+    for i in 1..=3 {
+        ok(&build_5x4(
+            &dir,
+            &format!("part{i}"),
+            &["--shard", &format!("{i}/3")],
+        ));
+    }
+    let parts: Vec<String> = [3, 1, 2]
+        .iter()
+        .map(|i| path(&dir.join(format!("part{i}"))))
+        .collect();
+    let merged = path(&dir.join("merged.book"));
+    let mut args = vec!["book", "merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["--out", &merged]);
+    ok(&score4(&args));
+    let whole = std::fs::read(dir.join("whole.book")).unwrap();
+    assert_eq!(std::fs::read(&merged).unwrap(), whole);
+
+    // A missing share, parts of two depths, and a whole book among parts
+    // are each refused with one line.
+    let other_depth = path(&dir.join("d7"));
+    ok(&score4(&[
+        "book",
+        "build",
+        "--board",
+        "5x4",
+        "--depth",
+        "7",
+        "--shard",
+        "1/3",
+        "--out",
+        &other_depth,
+    ]));
+    let whole_path = path(&dir.join("whole.book"));
+    for set in [
+        vec![&*parts[0], &*parts[1]],
+        vec![&*parts[0], &*parts[1], &*other_depth],
+        vec![&*parts[0], &*parts[1], &*parts[2], &*whole_path],
+    ] {
+        let mut args = vec!["book", "merge"];
+        args.extend(set.iter().copied());
+        args.extend(["--out", &merged]);
+        let o = score4(&args);
+        assert_eq!(o.status.code(), Some(2), "{set:?}");
+        assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+    }
+}
+
+#[test]
+fn a_killed_build_resumes_where_it_stopped() {
+    let dir = scratch("resume");
+    ok(&build_5x4(&dir, "fresh.book", &[]));
+    let fresh = Book::from_bytes(std::fs::read(dir.join("fresh.book")).unwrap()).unwrap();
+    // What a run killed after 1,000 leaves leaves behind: the header, the
+    // records it wrote, and half of the next one.
+    let plan = Plan::<5, 4>::new(8);
+    let mut partial = b"score4ck".to_vec();
+    partial.extend_from_slice(&[5, 4, 8, 0, 0, 0, 0]);
+    for p in &plan.leaves()[..1000] {
+        let key = canonical_key(p);
+        partial.extend_from_slice(&key.to_le_bytes());
+        partial.push(fresh.get(key).unwrap() as i8 as u8);
+    }
+    partial.extend_from_slice(&[1, 2, 3, 4]);
+    std::fs::write(dir.join("resumed.book.partial"), &partial).unwrap();
+    let o = build_5x4(&dir, "resumed.book", &[]);
+    ok(&o);
+    let searched = plan.leaves().len() - 1000;
+    assert!(
+        text(&o.stdout).contains(&format!("searched {searched} positions")),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("resumed.book")).unwrap(),
+        std::fs::read(dir.join("fresh.book")).unwrap()
+    );
+    assert!(!dir.join("resumed.book.partial").exists());
+
+    // A checkpoint of another build is refused, not mixed in.
+    std::fs::write(dir.join("other.book.partial"), &partial).unwrap();
+    let o = score4(&[
+        "book",
+        "build",
+        "--board",
+        "5x4",
+        "--depth",
+        "7",
+        "--out",
+        &path(&dir.join("other.book")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("another build"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn damaged_or_mismatched_books_are_refused() {
+    let dir = scratch("damage");
+    ok(&build_5x4(&dir, "good.book", &[]));
+    let good = std::fs::read(dir.join("good.book")).unwrap();
+    let mut flipped = good.clone();
+    flipped[good.len() / 2] ^= 4;
+    let cases = [
+        ("truncated", good[..good.len() - 3].to_vec(), "truncated"),
+        ("flipped", flipped, "checksum"),
+        ("text", b"4453 1\n".to_vec(), "not a score4 book"),
+    ];
+    for (name, bytes, why) in cases {
+        let file = path(&dir.join(name));
+        std::fs::write(&file, bytes).unwrap();
+        for args in [
+            vec!["book", "info", &file],
+            vec!["solve", "--board", "5x4", "--book", &file, "1"],
+        ] {
+            let o = score4(&args);
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(
+                err.lines().count() == 1 && err.contains(why),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    // A 5x4 book on the 7x6 board.
+    let o = score4(&["solve", "--book", &path(&dir.join("good.book")), "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("is for 5x4, not 7x6"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn solve_answers_from_the_book_what_search_answers() {
+    let dir = scratch("use");
+    ok(&build_5x4(&dir, "b.book", &[]));
+    let book = path(&dir.join("b.book"));
+    // Every position in play with up to 5 moves, in move notation.
+    let mut lines = String::new();
+    let mut stack = vec![(Position::<5, 4>::new(), String::new())];
+    while let Some((p, moves)) = stack.pop() {
+        if p.is_game_over() {
+            continue;
+        }
+        lines.push_str(&moves);
+        lines.push('\n');
+        if moves.len() < 5 {
+            for col in p.playable_columns() {
+                stack.push((p.after(col), format!("{moves}{}", col + 1)));
+            }
+        }
+    }
+    for mode in [&[][..], &["--weak"], &["--analyze"]] {
+        let run = |extra: &[&str]| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_score4"));
+            child
+                .args(["solve", "--board", "5x4", "--stats"])
+                .args(mode)
+                .args(extra);
+            let mut child = child
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(lines.as_bytes())
+                .unwrap();
+            let o = child.wait_with_output().unwrap();
+            ok(&o);
+            text(&o.stdout)
+        };
+        let from_book = run(&["--book", &book]);
+        let searched = run(&["--no-book"]);
+        // Answers agree; the book's took no search at all.
+        let answers = |t: &str| -> Vec<String> {
+            t.lines()
+                .map(|l| {
+                    let f: Vec<&str> = l.split(' ').collect();
+                    f[..f.len() - 2].join(" ")
+                })
+                .collect()
+        };
+        assert_eq!(answers(&from_book), answers(&searched), "{mode:?}");
+        for line in from_book.lines() {
+            let nodes = line.split(' ').rev().nth(1).unwrap();
+            assert_eq!(nodes, "0", "{mode:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn the_built_in_book_answers_the_opening_without_search() {
+    let o = score4(&["solve", "--stats", ""]);
+    ok(&o);
+    let out = text(&o.stdout);
+    let fields: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!((fields[0], fields[1]), ("1", "0"), "{out}");
+}

@@ -1,0 +1,302 @@
+//! The book file: a small header, then fixed-size records sorted by key.
+//!
+//! ```text
+//! offset  bytes  field (integers little-endian)
+//!      0      8  magic "score4bk"
+//!      8      2  format version (1)
+//!     10      1  board width
+//!     11      1  board height
+//!     12      1  depth: every position with at most this many moves
+//!     13      1  kind: 0 a whole book, 1 a share being built
+//!     14      2  share index, from 1 (1 for a whole book)
+//!     16      2  share count (1 for a whole book)
+//!     18      8  number of records
+//!     26      8  checksum: FNV-1a (64-bit) of bytes 0..26 and every record
+//!     34         records: the key in ceil(width * (height + 1) / 8) bytes,
+//!                then the score as a signed byte; keys strictly increasing
+//! ```
+//!
+//! A whole book holds every position with at most `depth` moves; a share
+//! holds the positions with exactly `depth` moves that its builder solved,
+//! which `book merge` joins and completes. Nothing in a file is trusted:
+//! a wrong magic, version, board, length, checksum, order or score is
+//! refused with the reason.
+
+use std::borrow::Cow;
+
+use thiserror::Error;
+
+use super::{key_bytes, Book};
+use crate::size::BoardSize;
+
+const MAGIC: &[u8; 8] = b"score4bk";
+/// The version this code writes and reads.
+pub const VERSION: u16 = 1;
+const HEADER_BYTES: usize = 34;
+/// Where the checksum sits: it covers the bytes before it and the records.
+const CHECKSUM_AT: usize = 26;
+
+/// A whole book or one share of one being built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Every position with at most the depth's moves.
+    Book,
+    /// Share `index` (from 1) of `count`: the deepest positions it solved.
+    Part {
+        /// Which share, from 1.
+        index: u16,
+        /// How many shares the work is cut into.
+        count: u16,
+    },
+}
+
+/// Why bytes are not a book that can be used.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum BookError {
+    /// Not a score4 book at all.
+    #[error("not a score4 book (no 'score4bk' header)")]
+    NotABook,
+    /// A book of a format this build does not read.
+    #[error("book format version {found}, but this score4 reads version {VERSION}")]
+    Version {
+        /// The version in the file.
+        found: u16,
+    },
+    /// The header names a board score4 does not support.
+    #[error("book for an unsupported board {width}x{height}")]
+    Board {
+        /// Width in the header.
+        width: u8,
+        /// Height in the header.
+        height: u8,
+    },
+    /// The header is inconsistent (kind, share, depth).
+    #[error("corrupt book header: {0}")]
+    Header(&'static str),
+    /// Fewer or more bytes than the header announces.
+    #[error("book has {found} bytes where its header announces {expected}: truncated or corrupt")]
+    Length {
+        /// Bytes announced.
+        expected: u64,
+        /// Bytes found.
+        found: u64,
+    },
+    /// The records do not match the checksum.
+    #[error("book checksum mismatch: corrupt file")]
+    Checksum,
+    /// Keys out of order, or a score no position can have.
+    #[error("corrupt book: record {0} is out of order or out of range")]
+    Record(usize),
+    /// A book for another board than the one asked for.
+    #[error("book is for {found}, not {wanted}")]
+    WrongBoard {
+        /// The book's board.
+        found: BoardSize,
+        /// The board in use.
+        wanted: BoardSize,
+    },
+}
+
+impl Book {
+    /// A book from the records of its positions, in any order; a key
+    /// given twice keeps its first score.
+    pub fn from_entries(
+        size: BoardSize,
+        depth: u32,
+        kind: Kind,
+        mut entries: Vec<(u64, i8)>,
+    ) -> Book {
+        entries.sort_by_key(|&(key, _)| key);
+        entries.dedup_by_key(|&mut (key, _)| key);
+        let key_bytes = key_bytes(size);
+        let mut records = Vec::with_capacity(entries.len() * (key_bytes + 1));
+        for (key, score) in entries {
+            records.extend_from_slice(&key.to_le_bytes()[..key_bytes]);
+            records.push(score as u8);
+        }
+        Book {
+            size,
+            depth,
+            kind,
+            key_bytes,
+            records: Cow::Owned(records),
+        }
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let (index, count) = match self.kind {
+            Kind::Book => (1, 1),
+            Kind::Part { index, count } => (index, count),
+        };
+        let mut out = Vec::with_capacity(HEADER_BYTES + self.records.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(self.size.width() as u8);
+        out.push(self.size.height() as u8);
+        out.push(self.depth as u8);
+        out.push(u8::from(matches!(self.kind, Kind::Part { .. })));
+        out.extend_from_slice(&index.to_le_bytes());
+        out.extend_from_slice(&count.to_le_bytes());
+        out.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        let sum = checksum(&out, &self.records);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out.extend_from_slice(&self.records);
+        out
+    }
+
+    /// Reads a book file's bytes, checking everything.
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Book, BookError> {
+        let (mut book, start) = Self::check(&bytes)?;
+        let mut records = bytes;
+        records.drain(..start);
+        book.records = Cow::Owned(records);
+        Ok(book)
+    }
+
+    /// Reads a book that lives as long as the program (one built in).
+    pub fn from_static(bytes: &'static [u8]) -> Result<Book, BookError> {
+        let (mut book, start) = Self::check(bytes)?;
+        book.records = Cow::Borrowed(&bytes[start..]);
+        Ok(book)
+    }
+
+    /// Checks `bytes` whole and returns the book's description (with no
+    /// records yet) and where its records start.
+    fn check(bytes: &[u8]) -> Result<(Book, usize), BookError> {
+        if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
+            return Err(BookError::NotABook);
+        }
+        let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        let u64_at = |at: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(b)
+        };
+        let version = u16_at(8);
+        if version != VERSION {
+            return Err(BookError::Version { found: version });
+        }
+        let (width, height) = (bytes[10], bytes[11]);
+        let size = BoardSize::new(usize::from(width), usize::from(height))
+            .map_err(|_| BookError::Board { width, height })?;
+        let depth = u32::from(bytes[12]);
+        if depth as usize > size.width() * size.height() {
+            return Err(BookError::Header("depth beyond the board's cells"));
+        }
+        let (index, count) = (u16_at(14), u16_at(16));
+        let kind = match bytes[13] {
+            0 if (index, count) == (1, 1) => Kind::Book,
+            1 if (1..=count).contains(&index) => Kind::Part { index, count },
+            _ => return Err(BookError::Header("bad kind or share")),
+        };
+        let key_bytes = key_bytes(size);
+        let record = key_bytes as u64 + 1;
+        let entries = u64_at(18);
+        let expected = entries
+            .checked_mul(record)
+            .and_then(|n| n.checked_add(HEADER_BYTES as u64));
+        if expected != Some(bytes.len() as u64) {
+            return Err(BookError::Length {
+                expected: expected.unwrap_or(u64::MAX),
+                found: bytes.len() as u64,
+            });
+        }
+        let records = &bytes[HEADER_BYTES..];
+        if checksum(&bytes[..CHECKSUM_AT], records) != u64_at(CHECKSUM_AT) {
+            return Err(BookError::Checksum);
+        }
+        let cells = (size.width() * size.height()) as i32;
+        let mut previous = None;
+        for (i, record) in records.chunks_exact(key_bytes + 1).enumerate() {
+            let mut key = [0u8; 8];
+            key[..key_bytes].copy_from_slice(&record[..key_bytes]);
+            let key = u64::from_le_bytes(key);
+            let score = i32::from(record[key_bytes] as i8);
+            if previous.is_some_and(|p| p >= key) || score.abs() > cells {
+                return Err(BookError::Record(i));
+            }
+            previous = Some(key);
+        }
+        let described = Book {
+            size,
+            depth,
+            kind,
+            key_bytes,
+            records: Cow::Borrowed(&[]),
+        };
+        Ok((described, HEADER_BYTES))
+    }
+
+    /// This book if it is for `size`, else why not.
+    pub fn check_board(&self, size: BoardSize) -> Result<(), BookError> {
+        if self.size == size {
+            Ok(())
+        } else {
+            Err(BookError::WrongBoard {
+                found: self.size,
+                wanted: size,
+            })
+        }
+    }
+}
+
+/// FNV-1a over `head` then `records`: enough to catch a damaged or
+/// edited file (this is not a defence against forgery).
+fn checksum(head: &[u8], records: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in head.iter().chain(records) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Book {
+        let size = BoardSize::new(5, 4).unwrap();
+        Book::from_entries(size, 3, Kind::Book, vec![(9, -2), (3, 1), (700, 0)])
+    }
+
+    #[test]
+    fn round_trips_and_finds_every_key() {
+        let book = sample();
+        let again = Book::from_bytes(book.to_bytes()).unwrap();
+        assert_eq!(again, book);
+        assert_eq!(
+            again.entries().collect::<Vec<_>>(),
+            [(3, 1), (9, -2), (700, 0)]
+        );
+        assert_eq!((again.get(9), again.get(10)), (Some(-2), None));
+    }
+
+    #[test]
+    fn every_damage_is_refused() {
+        let bytes = sample().to_bytes();
+        assert_eq!(Book::from_bytes(vec![]), Err(BookError::NotABook));
+        assert_eq!(
+            Book::from_bytes(bytes[..bytes.len() - 1].to_vec()),
+            Err(BookError::Length {
+                expected: bytes.len() as u64,
+                found: bytes.len() as u64 - 1
+            })
+        );
+        // Every single-bit flip anywhere is caught.
+        for at in 0..bytes.len() {
+            for bit in 0..8 {
+                let mut bad = bytes.clone();
+                bad[at] ^= 1 << bit;
+                assert!(Book::from_bytes(bad).is_err(), "byte {at} bit {bit}");
+            }
+        }
+        let mut newer = bytes.clone();
+        newer[8] = 2;
+        assert_eq!(
+            Book::from_bytes(newer),
+            Err(BookError::Version { found: 2 })
+        );
+    }
+}

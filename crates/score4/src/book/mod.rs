@@ -1,0 +1,147 @@
+//! The opening book: the exact score of every position with at most
+//! `depth` moves, so that the solver answers the opening at once.
+//!
+//! - this module: [`Book`], a sorted table of (position, score) read from
+//!   its file, and its look-up;
+//! - [`format`]: the file, its header and its checks;
+//! - [`build`]: how a book is computed: every position enumerated, those
+//!   with exactly `depth` moves solved by search (shared among machines
+//!   if need be), and the shallower ones by minimax over their children.
+//!
+//! A position and its mirror image have the same score, so only the one
+//! with the smaller key is stored.
+//!
+//! ```
+//! use score4::book::Book;
+//! use score4::Position;
+//! let book = Book::standard();
+//! assert_eq!(book.size(), score4::BoardSize::STANDARD);
+//! // The empty board: the first player wins with their last disc.
+//! assert_eq!(book.score(&Position::<7, 6>::new()), Some(1));
+//! ```
+
+pub mod build;
+pub mod format;
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
+pub use format::{BookError, Kind};
+
+use crate::position::Position;
+use crate::size::BoardSize;
+
+/// The 7x6 book built into the library (see the README for its depth and
+/// how it was made).
+const STANDARD: &[u8] = include_bytes!("7x6.book");
+
+/// Exact scores of positions, keyed by the smaller of a position's key and
+/// its mirror's. Read-only; cheap to share between solvers (`Arc`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Book {
+    size: BoardSize,
+    depth: u32,
+    kind: Kind,
+    /// Bytes of each record's key (the board's key width, rounded up).
+    key_bytes: usize,
+    /// The records, sorted by key: `key_bytes` little-endian key bytes,
+    /// then the score as an `i8`.
+    records: Cow<'static, [u8]>,
+}
+
+impl Book {
+    /// The book built into the library for the standard 7x6 board.
+    pub fn standard() -> Arc<Book> {
+        static BOOK: OnceLock<Arc<Book>> = OnceLock::new();
+        BOOK.get_or_init(|| {
+            Arc::new(Book::from_static(STANDARD).expect("the built-in book is valid"))
+        })
+        .clone()
+    }
+
+    /// The board the book is for.
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// Positions with at most this many moves are in the book.
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// A whole book, or a share of one being built.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// Number of positions stored (mirror images once).
+    pub fn len(&self) -> usize {
+        self.records.len() / self.record_bytes()
+    }
+
+    /// Whether no position is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether the book is for the `W` x `H` board.
+    pub fn fits<const W: usize, const H: usize>(&self) -> bool {
+        (self.size.width(), self.size.height()) == (W, H)
+    }
+
+    /// The exact score of `p` from the side to move, if the book holds it:
+    /// a book of this board, `p` within its depth, and the game not over.
+    pub fn score<const W: usize, const H: usize>(&self, p: &Position<W, H>) -> Option<i32> {
+        if !self.fits::<W, H>() || p.moves_played() > self.depth {
+            return None;
+        }
+        self.get(canonical_key(p))
+    }
+
+    /// The score stored for a canonical key.
+    pub fn get(&self, key: u64) -> Option<i32> {
+        let n = self.len();
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.key_at(mid).cmp(&key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(self.score_at(mid)),
+            }
+        }
+        None
+    }
+
+    /// Every (canonical key, score), in key order.
+    pub fn entries(&self) -> impl Iterator<Item = (u64, i32)> + '_ {
+        (0..self.len()).map(|i| (self.key_at(i), self.score_at(i)))
+    }
+
+    fn record_bytes(&self) -> usize {
+        self.key_bytes + 1
+    }
+
+    fn key_at(&self, i: usize) -> u64 {
+        let start = i * self.record_bytes();
+        let mut key = [0u8; 8];
+        key[..self.key_bytes].copy_from_slice(&self.records[start..start + self.key_bytes]);
+        u64::from_le_bytes(key)
+    }
+
+    fn score_at(&self, i: usize) -> i32 {
+        let at = i * self.record_bytes() + self.key_bytes;
+        i32::from(self.records[at] as i8)
+    }
+}
+
+/// The key a book stores `p` under: the smaller of its own and its
+/// mirror image's.
+pub fn canonical_key<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
+    p.key().min(p.mirror_key())
+}
+
+/// Bytes of a record's key on a board `size`: its key width rounded up.
+fn key_bytes(size: BoardSize) -> usize {
+    (size.width() * (size.height() + 1)).div_ceil(8)
+}
