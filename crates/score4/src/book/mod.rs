@@ -3,7 +3,7 @@
 //!
 //! - this module: [`Book`], a sorted table of (position, score) read from
 //!   its file, and its look-up;
-//! - [`format`]: the file, its header and its checks;
+//! - [`format`](mod@format): the file, its header and its checks;
 //! - [`build`]: how a book is computed: every position enumerated, those
 //!   with exactly `depth` moves solved by search (shared among machines
 //!   if need be), and the shallower ones by minimax over their children.
