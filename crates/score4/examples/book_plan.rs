@@ -3,12 +3,17 @@
 //! repeated positions: `ahash` (what the book uses) and the standard
 //! library's SipHash.
 //!
-//! `cargo run --release -p score4 --example book_plan -- 10`
+//! With `--cost K`, it also solves K runs of 20 neighbouring positions of
+//! the deepest level, spread evenly over it, as `score4 book build` does
+//! (one thread, 256 MiB table), and projects the build's cost from their
+//! mean time.
+//!
+//! `cargo run --release -p score4 --example book_plan -- 10 --cost 12`
 
 use std::collections::hash_map::RandomState;
 use std::time::{Duration, Instant};
 
-use score4::book::build::Plan;
+use score4::book::build::{solvers, Plan};
 
 fn timed<S: std::hash::BuildHasher + Default>(depth: u32) -> (Plan<7, 6>, Duration) {
     let start = Instant::now();
@@ -17,11 +22,16 @@ fn timed<S: std::hash::BuildHasher + Default>(depth: u32) -> (Plan<7, 6>, Durati
 }
 
 fn main() {
-    let depth = match std::env::args().nth(1).map(|a| a.parse::<u32>()) {
+    let args: Vec<String> = std::env::args().collect();
+    let cost_runs = match args.get(2).map(String::as_str) {
+        Some("--cost") => args.get(3).and_then(|k| k.parse::<usize>().ok()),
+        _ => None,
+    };
+    let depth = match args.get(1).map(|a| a.parse::<u32>()) {
         None => 8,
         Some(Ok(d)) if d <= 16 => d,
         Some(_) => {
-            eprintln!("book_plan: expected a depth from 0 to 16");
+            eprintln!("book_plan: expected DEPTH (0 to 16) [--cost RUNS]");
             std::process::exit(2);
         }
     };
@@ -42,4 +52,25 @@ fn main() {
         best(&fast).as_secs_f64(),
         best(&standard).as_secs_f64()
     );
+    if let Some(runs) = cost_runs {
+        let leaves = plan.leaves();
+        let mut solver = solvers::<7, 6>(1, 256).expect("a 256 MiB table").remove(0);
+        let (mut solved, mut time) = (0usize, Duration::ZERO);
+        for run in 0..runs.max(1) {
+            let start = leaves.len() * run / runs.max(1);
+            let slice = &leaves[start..(start + 20).min(leaves.len())];
+            let clock = Instant::now();
+            for p in slice {
+                std::hint::black_box(solver.solve(p));
+            }
+            time += clock.elapsed();
+            solved += slice.len();
+        }
+        let mean = time.as_secs_f64() / solved.max(1) as f64;
+        println!(
+            "solving: {solved} positions with {depth} moves, {mean:.4} s each on one thread; all {} of them: {:.1} core-hours",
+            leaves.len(),
+            mean * leaves.len() as f64 / 3600.0
+        );
+    }
 }
