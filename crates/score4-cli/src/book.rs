@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use score4::book::build::{solve_all, solvers, Plan};
+use score4::book::build::BuildError;
+use score4::book::build::{solve_all, solvers, Plan, MAX_POSITIONS};
 use score4::book::{canonical_key, Book, Kind};
 use score4::input::Quoted;
 use score4::{with_board_size, Position, Solver};
@@ -146,7 +147,7 @@ type Done = Result<(String, u8), String>;
 /// `book build` on the `W` x `H` board.
 fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
     let start = Instant::now();
-    let plan = Plan::<W, H>::new(args.depth);
+    let plan = Plan::<W, H>::try_new(args.depth, MAX_POSITIONS).map_err(|e| e.to_string())?;
     let (index, count) = args.shard.unwrap_or((1, 1));
     let share = plan.share(index, count);
     let mut checkpoint = Checkpoint::open(&with_suffix(&args.out, ".partial"), args, share)?;
@@ -195,6 +196,10 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
         Some(_) => plan.part(index, count, |k| scores.get(&k).copied()),
     }
     .map_err(|e| e.to_string())?;
+    // The scores came from a file: the book must read back before the
+    // checkpoint holding them is removed.
+    Book::from_bytes(book.to_bytes())
+        .map_err(|e| format!("the finished book does not check ({e}); the checkpoint is kept"))?;
     save(&book, &args.out)?;
     checkpoint.remove();
     let what = match book.kind() {
@@ -228,12 +233,15 @@ struct Checkpoint {
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"score4ck";
+/// The checkpoint format, after the magic.
+const CHECKPOINT_VERSION: u8 = 1;
 const CHECKPOINT_RECORD: usize = 9;
 
 impl Checkpoint {
     fn header(args: &BuildArgs) -> Vec<u8> {
         let (index, count) = args.shard.unwrap_or((0, 0));
         let mut h = CHECKPOINT_MAGIC.to_vec();
+        h.push(CHECKPOINT_VERSION);
         h.push(args.board.board.width() as u8);
         h.push(args.board.board.height() as u8);
         h.push(args.depth as u8);
@@ -271,22 +279,26 @@ impl Checkpoint {
                     "{name} holds the work of another build (board, depth or share): remove it, or build with its options"
                 ));
             }
-            let keys: std::collections::HashSet<u64> = share.iter().map(canonical_key).collect();
-            let records = bytes[header.len()..].chunks_exact(CHECKPOINT_RECORD);
-            let whole = header.len() + records.len() * CHECKPOINT_RECORD;
-            for record in records {
+            let leaves: HashMap<u64, &Position<W, H>> =
+                share.iter().map(|p| (canonical_key(p), p)).collect();
+            // Records are kept up to the first that is not a score of this
+            // share's (a torn write, or blocks a crash left zeroed); the
+            // file is cut there so that the next records line up.
+            let mut whole = header.len();
+            for record in bytes[header.len()..].chunks_exact(CHECKPOINT_RECORD) {
                 let mut key = [0u8; 8];
                 key.copy_from_slice(&record[..8]);
                 let key = u64::from_le_bytes(key);
-                if !keys.contains(&key) {
-                    return Err(format!(
-                        "{name} holds a position outside this build: remove it"
-                    ));
+                let score = record[8] as i8;
+                let valid = leaves
+                    .get(&key)
+                    .is_some_and(|p| p.score_range().contains(&i32::from(score)));
+                if !valid {
+                    break;
                 }
-                done.insert(key, record[8] as i8);
+                done.insert(key, score);
+                whole += CHECKPOINT_RECORD;
             }
-            // A record cut short by a kill is dropped, so that the next
-            // ones line up.
             if whole < bytes.len() {
                 file.set_len(whole as u64)
                     .and_then(|()| file.seek(io::SeekFrom::End(0)).map(drop))
@@ -345,8 +357,8 @@ fn merge(args: &MergeArgs) -> Done {
 }
 
 fn merge_on<const W: usize, const H: usize>(depth: u32, parts: &[Book]) -> Result<Book, String> {
-    Plan::<W, H>::new(depth)
-        .merge(parts)
+    Plan::<W, H>::try_new(depth, MAX_POSITIONS)
+        .and_then(|plan| plan.merge(parts))
         .map_err(|e| e.to_string())
 }
 
@@ -357,7 +369,23 @@ fn check(args: &CheckArgs) -> Done {
 }
 
 fn check_on<const W: usize, const H: usize>(book: &Book, args: &CheckArgs) -> Done {
-    let plan = Plan::<W, H>::new(book.depth());
+    // A whole book holds every position of its plan: listing more than it
+    // holds proves it incomplete without listing them all.
+    let limit = match book.kind() {
+        Kind::Book => book.len().min(MAX_POSITIONS),
+        Kind::Part { .. } => MAX_POSITIONS,
+    };
+    let plan = Plan::<W, H>::try_new(book.depth(), limit).map_err(|e| match e {
+        BuildError::TooLarge { .. } if book.kind() == Kind::Book => {
+            format!(
+                "{}: incomplete: a book of depth {} holds more than its {} positions",
+                args.file.display(),
+                book.depth(),
+                book.len()
+            )
+        }
+        e => e.to_string(),
+    })?;
     let expected: Vec<&Position<W, H>> = match book.kind() {
         Kind::Book => plan.positions().collect(),
         Kind::Part { index, count } => plan

@@ -104,7 +104,7 @@ fn main() -> ExitCode {
                 Command::Bench(a) => bench::run(a),
                 Command::Book(c) => book::run(c),
             },
-            Err(e) => refused(&e),
+            Err(e) => refused(&e, args.get(1)),
         }
     };
     ExitCode::from(status)
@@ -112,13 +112,20 @@ fn main() -> ExitCode {
 
 /// What clap stopped at: help or the version on stdout, or a usage error
 /// as one line on stderr (clap's own message, without its usage block).
-fn refused(e: &clap::Error) -> u8 {
+fn refused(e: &clap::Error, command: Option<&OsString>) -> u8 {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             Output::new().finish(&e.render().to_string(), OK)
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            output::error("a command is needed: engine, solve, bench or book (see score4 --help)");
+            match command.and_then(|c| c.to_str()) {
+                Some(c) => output::error(format_args!(
+                    "{c}: a subcommand is needed (see score4 {c} --help)"
+                )),
+                None => output::error(
+                    "a command is needed: engine, solve, bench or book (see score4 --help)",
+                ),
+            }
             FAILED
         }
         _ => {

@@ -112,16 +112,19 @@ fn a_killed_build_resumes_where_it_stopped() {
     let dir = scratch("resume");
     ok(&build_5x4(&dir, "fresh.book", &[]));
     let fresh = Book::from_bytes(std::fs::read(dir.join("fresh.book")).unwrap()).unwrap();
-    // What a run killed after 1,000 leaves leaves behind: the header, the
-    // records it wrote, and half of the next one.
+    // What a run killed after 1,000 leaves leaves behind: the header
+    // (magic, version, board, depth, no share), the records it wrote, and
+    // a torn tail: a zeroed record and half of another.
     let plan = Plan::<5, 4>::new(8);
     let mut partial = b"score4ck".to_vec();
-    partial.extend_from_slice(&[5, 4, 8, 0, 0, 0, 0]);
+    partial.extend_from_slice(&[1, 5, 4, 8, 0, 0, 0, 0]);
     for p in &plan.leaves()[..1000] {
         let key = canonical_key(p);
         partial.extend_from_slice(&key.to_le_bytes());
         partial.push(fresh.get(key).unwrap() as i8 as u8);
     }
+    let whole = partial.clone();
+    partial.extend_from_slice(&[0; 9]);
     partial.extend_from_slice(&[1, 2, 3, 4]);
     std::fs::write(dir.join("resumed.book.partial"), &partial).unwrap();
     let o = build_5x4(&dir, "resumed.book", &[]);
@@ -139,7 +142,7 @@ fn a_killed_build_resumes_where_it_stopped() {
     assert!(!dir.join("resumed.book.partial").exists());
 
     // A checkpoint of another build is refused, not mixed in.
-    std::fs::write(dir.join("other.book.partial"), &partial).unwrap();
+    std::fs::write(dir.join("other.book.partial"), &whole).unwrap();
     let o = score4(&[
         "book",
         "build",
@@ -186,6 +189,23 @@ fn damaged_or_mismatched_books_are_refused() {
             );
         }
     }
+    // A header claiming every 7x6 position with 42 moves, and no
+    // records: refused at once, not listed.
+    let forged = Book::from_entries(
+        score4::BoardSize::STANDARD,
+        42,
+        score4::book::Kind::Book,
+        vec![],
+    );
+    let file = path(&dir.join("forged"));
+    std::fs::write(&file, forged.to_bytes()).unwrap();
+    let o = score4(&["book", "check", &file]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("incomplete"),
+        "{}",
+        text(&o.stderr)
+    );
     // A 5x4 book on the 7x6 board.
     let o = score4(&["solve", "--book", &path(&dir.join("good.book")), "4"]);
     assert_eq!(o.status.code(), Some(2));

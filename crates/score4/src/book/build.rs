@@ -48,7 +48,20 @@ pub enum BuildError {
     /// Shares that cannot be joined.
     #[error("{0}")]
     Merge(String),
+    /// More positions than one machine should list.
+    #[error("a book of depth {depth} holds more than {limit} positions: too deep to list on one machine")]
+    TooLarge {
+        /// The depth asked for.
+        depth: u32,
+        /// The limit passed.
+        limit: usize,
+    },
 }
+
+/// The most positions [`Plan::new`] lists (about 4 GiB of memory): far
+/// beyond a 7x6 book of depth 12 (9.2 million), and a bound on what a
+/// mistyped depth or a forged book header can make the command allocate.
+pub const MAX_POSITIONS: usize = 100_000_000;
 
 /// Every position a book of `depth` holds, by number of moves.
 pub struct Plan<const W: usize, const H: usize> {
@@ -58,13 +71,29 @@ pub struct Plan<const W: usize, const H: usize> {
 
 impl<const W: usize, const H: usize> Plan<W, H> {
     /// The positions of a book of `depth` (capped at the board's cells).
+    ///
+    /// # Panics
+    ///
+    /// If there are more than [`MAX_POSITIONS`]; see [`try_new`](Self::try_new).
     pub fn new(depth: u32) -> Self {
-        Self::with_hasher::<ahash::RandomState>(depth)
+        match Self::try_new(depth, MAX_POSITIONS) {
+            Ok(plan) => plan,
+            Err(e) => panic!("{e}"),
+        }
     }
 
-    /// [`new`](Self::new) with the set that finds repeated positions
-    /// hashed by `S` (to compare hashers).
-    pub fn with_hasher<S: BuildHasher + Default>(depth: u32) -> Self {
+    /// [`new`](Self::new), or an error once more than `limit` positions
+    /// are found.
+    pub fn try_new(depth: u32, limit: usize) -> Result<Self, BuildError> {
+        Self::with_hasher::<ahash::RandomState>(depth, limit)
+    }
+
+    /// [`try_new`](Self::try_new) with the set that finds repeated
+    /// positions hashed by `S` (to compare hashers).
+    pub fn with_hasher<S: BuildHasher + Default>(
+        depth: u32,
+        limit: usize,
+    ) -> Result<Self, BuildError> {
         let depth = depth.min((W * H) as u32);
         let mut levels = vec![Vec::new(); depth as usize + 1];
         let mut seen: HashSet<u64, S> = HashSet::default();
@@ -72,6 +101,9 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         while let Some(p) = stack.pop() {
             if !seen.insert(canonical_key(&p)) {
                 continue;
+            }
+            if seen.len() > limit {
+                return Err(BuildError::TooLarge { depth, limit });
             }
             let n = p.moves_played();
             levels[n as usize].push(p);
@@ -88,7 +120,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
                 }
             }
         }
-        Plan { depth, levels }
+        Ok(Plan { depth, levels })
     }
 
     /// The depth: positions with at most this many moves.

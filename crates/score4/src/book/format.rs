@@ -206,14 +206,15 @@ impl Book {
         if checksum(&bytes[..CHECKSUM_AT], records) != u64_at(CHECKSUM_AT) {
             return Err(BookError::Checksum);
         }
-        let cells = (size.width() * size.height()) as i32;
+        // The best score any position can have: a win with the first disc.
+        let best = ((size.width() * size.height()) as i32 + 1) / 2;
         let mut previous = None;
         for (i, record) in records.chunks_exact(key_bytes + 1).enumerate() {
             let mut key = [0u8; 8];
             key[..key_bytes].copy_from_slice(&record[..key_bytes]);
             let key = u64::from_le_bytes(key);
             let score = i32::from(record[key_bytes] as i8);
-            if previous.is_some_and(|p| p >= key) || score.abs() > cells {
+            if previous.is_some_and(|p| p >= key) || score.abs() > best {
                 return Err(BookError::Record(i));
             }
             previous = Some(key);
@@ -292,6 +293,15 @@ mod tests {
                 assert!(Book::from_bytes(bad).is_err(), "byte {at} bit {bit}");
             }
         }
+        // A score beyond a win with the first disc (21 on 7x6).
+        let seven = BoardSize::STANDARD;
+        let too_good = Book::from_entries(seven, 2, Kind::Book, vec![(1, 22)]);
+        assert_eq!(
+            Book::from_bytes(too_good.to_bytes()),
+            Err(BookError::Record(0))
+        );
+        let best = Book::from_entries(seven, 2, Kind::Book, vec![(1, 21), (2, -21)]);
+        assert!(Book::from_bytes(best.to_bytes()).is_ok());
         let mut newer = bytes.clone();
         newer[8] = 2;
         assert_eq!(
