@@ -50,6 +50,13 @@ fn build_5x4(dir: &Path, name: &str, extra: &[&str]) -> Output {
     score4(&args)
 }
 
+/// Asserts that `o` is a refusal: status 2 and one line saying `why`.
+fn refused(o: &Output, why: &str) {
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.lines().count() == 1 && err.contains(why), "{err}");
+}
+
 fn ok(o: &Output) {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 }
@@ -153,12 +160,7 @@ fn a_killed_build_resumes_where_it_stopped() {
         "--out",
         &path(&dir.join("other.book")),
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("another build"),
-        "{}",
-        text(&o.stderr)
-    );
+    refused(&o, "another build");
 }
 
 #[test]
@@ -200,20 +202,10 @@ fn damaged_or_mismatched_books_are_refused() {
     let file = path(&dir.join("forged"));
     std::fs::write(&file, forged.to_bytes()).unwrap();
     let o = score4(&["book", "check", &file]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("incomplete"),
-        "{}",
-        text(&o.stderr)
-    );
+    refused(&o, "incomplete");
     // A 5x4 book on the 7x6 board.
     let o = score4(&["solve", "--book", &path(&dir.join("good.book")), "4"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("is for 5x4, not 7x6"),
-        "{}",
-        text(&o.stderr)
-    );
+    refused(&o, "is for 5x4, not 7x6");
 }
 
 #[test]
