@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use score4::book::build::BuildError;
 use score4::book::build::{solve_all, solvers, Plan, MAX_POSITIONS};
 use score4::book::{canonical_key, Book, Kind};
@@ -164,8 +164,13 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
         .map_err(|e| format!("--table-mb {}: {e}", args.table_mb))?;
     let bar = ProgressBar::new(share.len() as u64).with_style(
         ProgressStyle::with_template(
-            "{pos}/{len} positions with {msg} moves [{bar:30}] {per_sec} {elapsed_precise}, about {eta} left",
+            "{pos}/{len} positions with {msg} moves [{bar:30}] {rate} {elapsed_precise}, about {eta} left",
         )
+        .map(|style| {
+            style.with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}/s", state.per_sec());
+            })
+        })
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(args.depth.to_string());
