@@ -59,6 +59,11 @@ use tuning::{BOUNDARY_PROBE_BELOW_MOVES, NEAR_TABLE_FROM_MB};
 /// moves of one game, the children in [`analyze`](Self::analyze)) gets
 /// cheaper. [`clear_table`](Self::clear_table) forgets them, for measuring
 /// one position on its own.
+///
+/// A new 7x6 solver answers the positions of the built-in opening book
+/// ([`Book::standard`]) without search; [`use_book`](Self::use_book) picks
+/// another book, [`drop_book`](Self::drop_book) searches everything (to
+/// measure the search).
 pub struct Solver<const W: usize = 7, const H: usize = 6> {
     table: Table,
     /// With a large `table`: the table of positions near the end.
