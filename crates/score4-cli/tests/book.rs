@@ -34,6 +34,11 @@ fn path(p: &Path) -> String {
 
 /// Builds the 5x4 book of depth 8 into `dir`, with extra options.
 fn build_5x4(dir: &Path, name: &str, extra: &[&str]) -> Output {
+    build_5x4_to(dir, name, "8", extra)
+}
+
+/// Builds the 5x4 book of `depth` into `dir`, with extra options.
+fn build_5x4_to(dir: &Path, name: &str, depth: &str, extra: &[&str]) -> Output {
     let out = path(&dir.join(name));
     let mut args = vec![
         "book",
@@ -41,7 +46,7 @@ fn build_5x4(dir: &Path, name: &str, extra: &[&str]) -> Output {
         "--board",
         "5x4",
         "--depth",
-        "8",
+        depth,
         "--table-mb",
         "4",
     ];
@@ -87,18 +92,7 @@ fn shares_merged_are_the_book_byte_for_byte() {
     // A missing share, parts of two depths, and a whole book among parts
     // are each refused with one line.
     let other_depth = path(&dir.join("d7"));
-    ok(&score4(&[
-        "book",
-        "build",
-        "--board",
-        "5x4",
-        "--depth",
-        "7",
-        "--shard",
-        "1/3",
-        "--out",
-        &other_depth,
-    ]));
+    ok(&build_5x4_to(&dir, "d7", "7", &["--shard", "1/3"]));
     let whole_path = path(&dir.join("whole.book"));
     for set in [
         vec![&*parts[0], &*parts[1]],
@@ -150,16 +144,7 @@ fn a_killed_build_resumes_where_it_stopped() {
 
     // A checkpoint of another build is refused, not mixed in.
     std::fs::write(dir.join("other.book.partial"), &whole).unwrap();
-    let o = score4(&[
-        "book",
-        "build",
-        "--board",
-        "5x4",
-        "--depth",
-        "7",
-        "--out",
-        &path(&dir.join("other.book")),
-    ]);
+    let o = build_5x4_to(&dir, "other.book", "7", &[]);
     refused(&o, "another build");
 }
 
