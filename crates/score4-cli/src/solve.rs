@@ -6,7 +6,7 @@ use std::io;
 use std::time::Instant;
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
-use score4::{default_table_mb, with_board_size, Position, SolveError, Solver};
+use score4::{default_table_mb, with_board_size, Position, Probe, SolveError, Solver};
 
 use crate::output::{self, Output, Stop, FAILED, OK, PARTLY};
 
@@ -26,6 +26,11 @@ pub struct Args {
     /// Append the positions searched and the microseconds taken.
     #[arg(long)]
     stats: bool,
+    /// Append every search the solve made, as ALPHA..BETA=RESULT/POSITIONS
+    /// (a strong solve probes null windows; the score is pinned by the
+    /// searches failing just above and just below it).
+    #[arg(long)]
+    probes: bool,
     /// Transposition table size in MiB (a power of two is used as is,
     /// others are rounded down) [default: 4, or 32 with several threads]
     #[arg(long, value_name = "N", value_parser = crate::table_mb)]
@@ -155,6 +160,17 @@ fn solve_line<const W: usize, const H: usize>(
     let micros = start.elapsed().as_micros();
     if args.stats {
         write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
+    }
+    if args.probes {
+        for probe in solver.probes() {
+            let Probe {
+                alpha,
+                beta,
+                result,
+                nodes,
+            } = probe;
+            write!(text, " {alpha}..{beta}={result}/{nodes}").map_err(|e| e.to_string())?;
+        }
     }
     Ok(text)
 }

@@ -113,6 +113,39 @@ fn stats_append_nodes_and_microseconds() {
 }
 
 #[test]
+fn probes_list_every_search() {
+    for (args, windows) in [
+        (&["--stats", "--probes", B][..], "null"),
+        (&["--stats", "--probes", "--weak", B][..], "weak"),
+    ] {
+        let o = solve(args, None);
+        assert!(o.status.success());
+        let line = stdout(&o);
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert!(fields.len() > 4, "{line}");
+        let nodes: u64 = fields[2].parse().expect("nodes");
+        let mut sum = 0;
+        for probe in &fields[4..] {
+            // ALPHA..BETA=RESULT/POSITIONS
+            let (window, rest) = probe.split_once('=').expect("=");
+            let (alpha, beta) = window.split_once("..").expect("..");
+            let (alpha, beta): (i32, i32) = (alpha.parse().unwrap(), beta.parse().unwrap());
+            let (result, searched) = rest.split_once('/').expect("/");
+            result.parse::<i32>().expect("result");
+            sum += searched.parse::<u64>().expect("positions");
+            match windows {
+                "null" => assert_eq!(beta, alpha + 1, "{line}"),
+                _ => assert_eq!((alpha, beta), (-1, 1), "{line}"),
+            }
+        }
+        assert_eq!(sum, nodes, "{line}");
+    }
+    // Answered from the book: no search.
+    let o = solve(&["--probes", "4"], None);
+    assert_eq!(stdout(&o), "4 -1\n");
+}
+
+#[test]
 fn bad_lines_are_reported_and_skipped() {
     let input = format!("{A}\n44a4\n48\n4444444\n12121213\n1212121\n{B}\n");
     let o = solve(&[], Some(&input));

@@ -50,5 +50,7 @@ pub use error::SolveError;
 pub use position::Ending;
 pub use position::Position;
 pub use size::{BoardSize, SizeError};
-pub use solver::{default_table_mb, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB};
+pub use solver::{
+    default_table_mb, Probe, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, MAX_PROBES,
+};
 pub use table::TableError;

@@ -409,3 +409,65 @@ fn agrees_with_negamax_late_in_games_on_every_board_size() {
     }
     outcomes.check();
 }
+
+/// The recorded searches of a strong solve account for every position it
+/// searched, every result is a true bound, and the score is proved from
+/// both sides: one search fails high with it and one fails low with it
+/// (unless the score is the least or the most the solve starts from). A
+/// weak solve records its one search.
+#[test]
+fn probes_account_for_every_solve() {
+    let mut solver = Solver::<7, 6>::with_table_mb(TABLE_MB);
+    solver.drop_book();
+    let set = ours("ply15-22.txt");
+    for Labelled {
+        moves,
+        position: p,
+        score,
+        ..
+    } in &set
+    {
+        solver.clear_table();
+        solver.reset_nodes();
+        assert_eq!(solver.solve(p), *score, "{moves}");
+        let probes = solver.probes();
+        assert_eq!(
+            probes.iter().map(|probe| probe.nodes).sum::<u64>(),
+            solver.nodes(),
+            "{moves}: {probes:?}"
+        );
+        // Without an immediate win (fixtures have none), the side to move
+        // wins at best with its second disc from now and loses at worst to
+        // the opponent's next: the solver starts from that range.
+        let n = p.moves_played() as i32;
+        let (least, most) = (-((42 + 1 - (n + 1)) / 2), (42 + 1 - (n + 2)) / 2);
+        for probe in probes {
+            assert_eq!(probe.beta, probe.alpha + 1, "{moves}: {probe:?}");
+            // Fail-soft results are true bounds on the score.
+            if probe.result <= probe.alpha {
+                assert!(*score <= probe.result, "{moves}: {probe:?}");
+            } else {
+                assert!(*score >= probe.result, "{moves}: {probe:?}");
+            }
+        }
+        let high = probes
+            .iter()
+            .any(|probe| probe.result > probe.alpha && probe.result == *score);
+        let low = probes
+            .iter()
+            .any(|probe| probe.result <= probe.alpha && probe.result == *score);
+        assert!(
+            (high || *score == least) && (low || *score == most),
+            "{moves} {score}: {probes:?}"
+        );
+
+        solver.reset_nodes();
+        solver.solve_weak(p);
+        let probes = solver.probes();
+        assert!(probes.len() <= 1, "{moves}: {probes:?}");
+        assert_eq!(
+            probes.iter().map(|probe| probe.nodes).sum::<u64>(),
+            solver.nodes()
+        );
+    }
+}

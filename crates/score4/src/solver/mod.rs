@@ -76,6 +76,32 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     threads: usize,
     /// Exact scores of the opening, answered without search.
     book: Option<Arc<Book>>,
+    /// The searches since the last [`reset_nodes`](Self::reset_nodes), up
+    /// to [`MAX_PROBES`]; allocated once, so recording never allocates.
+    probes: Vec<Probe>,
+}
+
+/// Most searches [`Solver::probes`] keeps: more than a strong solve of
+/// every move of [`Solver::analyze`] needs.
+pub const MAX_PROBES: usize = 128;
+
+/// One search of a position within a window, as [`Solver::probes`]
+/// records it: the unit in which a solve spends its positions.
+///
+/// A strong solve narrows the score with null-window searches (`beta ==
+/// alpha + 1`: "is the score above `alpha`?"); a weak solve searches once
+/// within `-1..1`. The result is fail-soft: at most `alpha` means the
+/// score is at most `result`, at least `beta` that it is at least `result`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The window's lower end (exclusive).
+    pub alpha: i32,
+    /// The window's upper end (exclusive).
+    pub beta: i32,
+    /// What the search returned.
+    pub result: i32,
+    /// Positions it searched.
+    pub nodes: u64,
 }
 
 impl<const W: usize, const H: usize> Default for Solver<W, H> {
@@ -136,6 +162,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             searched_at_reset: 0,
             threads: 1,
             book: Self::built_in_book(),
+            probes: Vec::with_capacity(MAX_PROBES),
         })
     }
 
@@ -185,9 +212,35 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.searched - self.searched_at_reset
     }
 
-    /// Sets the node count back to zero.
+    /// Sets the node count back to zero and forgets the recorded
+    /// [`probes`](Self::probes).
     pub fn reset_nodes(&mut self) {
         self.searched_at_reset = self.searched;
+        self.probes.clear();
+    }
+
+    /// The searches made since the last [`reset_nodes`](Self::reset_nodes)
+    /// (the first [`MAX_PROBES`] of them), in order: where a solve's
+    /// positions went. Empty for positions answered by the book or
+    /// without search.
+    ///
+    /// ```
+    /// use score4::{Position, Solver};
+    ///
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "4453".parse().unwrap();
+    /// solver.reset_nodes();
+    /// let score = solver.solve(&p);
+    /// let probes = solver.probes();
+    /// assert!(probes.iter().all(|probe| probe.beta == probe.alpha + 1));
+    /// assert_eq!(probes.iter().map(|probe| probe.nodes).sum::<u64>(), solver.nodes());
+    /// // The score is proved from both sides: one search fails low with it,
+    /// // one fails high with it.
+    /// assert!(probes.iter().any(|probe| probe.result <= probe.alpha && probe.result == score));
+    /// assert!(probes.iter().any(|probe| probe.result >= probe.beta && probe.result == score));
+    /// ```
+    pub fn probes(&self) -> &[Probe] {
+        &self.probes
     }
 
     /// Has the system supply all of the table's memory now, as a
@@ -355,6 +408,21 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
     /// helper threads if it is worth it.
     fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+        let before = self.searched;
+        let result = self.search_unrecorded(p, alpha, beta);
+        if self.probes.len() < MAX_PROBES {
+            self.probes.push(Probe {
+                alpha,
+                beta,
+                result,
+                nodes: self.searched - before,
+            });
+        }
+        result
+    }
+
+    /// [`search`](Self::search) without the record.
+    fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
         let tables = Tables {
             far: &self.table,
             near: self.near.as_ref().unwrap_or(&self.table),
