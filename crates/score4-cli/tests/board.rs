@@ -3,20 +3,11 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
+mod common;
+use common::{score4, text};
 
 use score4::Position;
-
-fn score4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_score4"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
-}
 
 /// The published first-player scores of the small boards, from the fixture.
 fn published_small() -> Vec<(String, i32)> {

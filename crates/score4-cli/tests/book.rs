@@ -5,20 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{score4, text};
+
 use score4::book::build::Plan;
 use score4::book::{canonical_key, Book};
 use score4::Position;
-
-fn score4(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_score4"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> PathBuf {
