@@ -27,8 +27,8 @@ pub struct Args {
     #[arg(long)]
     stats: bool,
     /// Append every search the solve made, as ALPHA..BETA=RESULT/POSITIONS
-    /// (a strong solve probes null windows; the score is pinned by the
-    /// searches failing just above and just below it).
+    /// (a strong solve probes null windows; the searches that return the
+    /// score itself are those that prove it).
     #[arg(long)]
     probes: bool,
     /// Transposition table size in MiB (a power of two is used as is,

@@ -76,6 +76,18 @@ impl BoardSize {
         Ok(BoardSize { width, height })
     }
 
+    /// The size of the board code compiled for `W` x `H` works on.
+    ///
+    /// # Panics
+    ///
+    /// If that size is not supported (see [`new`](Self::new)).
+    pub fn of<const W: usize, const H: usize>() -> BoardSize {
+        match Self::new(W, H) {
+            Ok(size) => size,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
     /// Number of columns.
     pub const fn width(self) -> usize {
         self.width

@@ -189,7 +189,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
             }
         }
         let entries = scores.into_iter().collect();
-        let size = BoardSize::new(W, H).expect("a supported board");
+        let size = BoardSize::of::<W, H>();
         Ok(Book::from_entries(size, self.depth, Kind::Book, entries))
     }
 
@@ -212,7 +212,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
                 depth: self.depth,
             });
         }
-        let size = BoardSize::new(W, H).expect("a supported board");
+        let size = BoardSize::of::<W, H>();
         let kind = Kind::Part {
             index: index as u16,
             count: count as u16,
@@ -225,7 +225,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     /// cuttings, and a position two parts score differently.
     pub fn merge(&self, parts: &[Book]) -> Result<Book, BuildError> {
         let fail = |why: String| Err(BuildError::Merge(why));
-        let size = BoardSize::new(W, H).expect("a supported board");
+        let size = BoardSize::of::<W, H>();
         let mut count = None;
         let mut have = Vec::new();
         let mut scores: ahash::AHashMap<u64, i8> = ahash::AHashMap::new();

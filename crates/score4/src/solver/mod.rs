@@ -81,8 +81,8 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     probes: Vec<Probe>,
 }
 
-/// Most searches [`Solver::probes`] keeps: more than a strong solve of
-/// every move of [`Solver::analyze`] needs.
+/// Most searches [`Solver::probes`] keeps: room for a strong solve of
+/// every move of [`Solver::analyze`].
 pub const MAX_PROBES: usize = 128;
 
 /// One search of a position within a window, as [`Solver::probes`]
@@ -186,7 +186,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// built-in book of its board, if there is one; a book for another
     /// board is refused.
     pub fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
-        book.check_board(crate::size::BoardSize::new(W, H).expect("a supported board"))?;
+        book.check_board(crate::size::BoardSize::of::<W, H>())?;
         self.book = Some(book);
         Ok(())
     }
