@@ -25,9 +25,16 @@ use crate::size::BoardSize;
 use crate::solver::Solver;
 use crate::table::TableError;
 
-/// Leaves handed to a worker at a time: consecutive, so that one table
-/// serves neighbours.
-const BLOCK: usize = 16;
+/// Fewest leaves handed to a worker at a time.
+///
+/// Workers take runs of consecutive leaves, so that each table serves
+/// neighbours, which share most of their subtrees. Runs start long (a
+/// share of what is left, at most [`MAX_RUN`]) and shrink towards the end
+/// so that the workers finish together. With short runs throughout, each
+/// worker's table would see only every other run of neighbours.
+const MIN_RUN: usize = 16;
+/// Most leaves handed to a worker at a time.
+const MAX_RUN: usize = 4096;
 
 /// Why a book could not be completed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -302,8 +309,8 @@ fn best_child<const W: usize, const H: usize>(
 /// Solves every position of `todo` exactly with `solvers.len()` threads,
 /// one solver each, and hands each (canonical key, score) to `each` on
 /// the calling thread as it comes. Workers take runs of consecutive
-/// positions. `each` returning `false` stops the work early (the runs
-/// under way are finished and their scores dropped).
+/// positions. `each` returning `false` stops the work early (the
+/// positions under way are finished and their scores dropped).
 pub fn solve_all<const W: usize, const H: usize>(
     todo: &[Position<W, H>],
     solvers: Vec<Solver<W, H>>,
@@ -311,6 +318,7 @@ pub fn solve_all<const W: usize, const H: usize>(
 ) {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let workers = solvers.len();
     let (send, receive) = mpsc::channel::<(u64, i8)>();
     std::thread::scope(|scope| {
         for mut solver in solvers {
@@ -318,11 +326,13 @@ pub fn solve_all<const W: usize, const H: usize>(
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
                 while !stop.load(Ordering::Relaxed) {
-                    let start = next.fetch_add(BLOCK, Ordering::Relaxed);
-                    if start >= todo.len() {
+                    let Some(run) = take_run(next, todo.len(), workers) else {
                         break;
-                    }
-                    for p in &todo[start..(start + BLOCK).min(todo.len())] {
+                    };
+                    for p in &todo[run] {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
                         let score = solver.solve(p) as i8;
                         if send.send((canonical_key(p), score)).is_err() {
                             return;
@@ -339,6 +349,24 @@ pub fn solve_all<const W: usize, const H: usize>(
             }
         }
     });
+}
+
+/// The next run of `len` leaves for one of `workers`, from the cursor
+/// `next`: a quarter of each worker's share of what is left, within
+/// [`MIN_RUN`]..=[`MAX_RUN`]; `None` once every leaf is taken.
+fn take_run(next: &AtomicUsize, len: usize, workers: usize) -> Option<std::ops::Range<usize>> {
+    let mut start = next.load(Ordering::Relaxed);
+    loop {
+        if start >= len {
+            return None;
+        }
+        let size = ((len - start) / (4 * workers.max(1))).clamp(MIN_RUN, MAX_RUN);
+        let end = (start + size).min(len);
+        match next.compare_exchange_weak(start, end, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(start..end),
+            Err(now) => start = now,
+        }
+    }
 }
 
 /// `count` solvers with tables of `table_mb` each, searching from scratch
@@ -375,6 +403,23 @@ mod tests {
         });
         assert_eq!(scores.len(), leaves.len());
         scores
+    }
+
+    #[test]
+    fn runs_cover_every_leaf_once_and_shrink_towards_the_end() {
+        for (len, workers) in [(0, 1), (5, 2), (100, 2), (91_295, 2), (1_000_000, 3)] {
+            let next = AtomicUsize::new(0);
+            let mut covered = 0;
+            let mut last = usize::MAX;
+            while let Some(run) = take_run(&next, len, workers) {
+                assert_eq!(run.start, covered);
+                let size = run.len();
+                assert!(size <= MAX_RUN && (size >= MIN_RUN || run.end == len));
+                assert!(size <= last, "runs never grow");
+                (covered, last) = (run.end, size);
+            }
+            assert_eq!(covered, len);
+        }
     }
 
     #[test]
