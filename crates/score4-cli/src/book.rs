@@ -1,8 +1,7 @@
 //! `score4 book`: build, merge, check and describe opening books.
 
-use std::collections::HashMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, Write};
+use std::fs::{self, File};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,9 +9,10 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use score4::book::build::BuildError;
 use score4::book::build::{solve_all, solvers, Plan, MAX_POSITIONS};
+use score4::book::checkpoint::{BuildId, Checkpoint, CheckpointError};
 use score4::book::{canonical_key, Book, Kind};
 use score4::input::Quoted;
-use score4::{with_board_size, Position, Solver};
+use score4::{with_board_size, BoardSize, Position, Solver};
 
 use crate::output::{self, Output, FAILED, OK, PARTLY};
 
@@ -150,10 +150,18 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
     let plan = Plan::<W, H>::try_new(args.depth, MAX_POSITIONS).map_err(|e| e.to_string())?;
     let (index, count) = args.shard.unwrap_or((1, 1));
     let share = plan.share(index, count);
-    let mut checkpoint = Checkpoint::open(&with_suffix(&args.out, ".partial"), args, share)?;
+    let partial = with_suffix(&args.out, ".partial");
+    let partial_name = Quoted::new(partial.as_os_str().as_encoded_bytes()).to_string();
+    let id = BuildId {
+        size: BoardSize::of::<W, H>(),
+        depth: args.depth,
+        share: args.shard.map(|(i, n)| (i as u16, n as u16)),
+    };
+    let mut checkpoint =
+        Checkpoint::open(&partial, id, share).map_err(|e| checkpoint_error(&partial_name, e))?;
     let todo: Vec<Position<W, H>> = share
         .iter()
-        .filter(|p| !checkpoint.done.contains_key(&canonical_key(*p)))
+        .filter(|p| !checkpoint.contains(canonical_key(p)))
         .copied()
         .collect();
     let threads = args.threads.map_or_else(
@@ -185,7 +193,7 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
                 true
             }
             Err(e) => {
-                failure = Some(e);
+                failure = Some(checkpoint_error(&partial_name, e));
                 false
             }
         }
@@ -195,10 +203,9 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
         return Err(e);
     }
     let solve_time = solving.elapsed().as_secs_f64();
-    let scores = &checkpoint.done;
     let book = match args.shard {
-        None => plan.complete(|k| scores.get(&k).copied()),
-        Some(_) => plan.part(index, count, |k| scores.get(&k).copied()),
+        None => plan.complete(|k| checkpoint.score(k)),
+        Some(_) => plan.part(index, count, |k| checkpoint.score(k)),
     }
     .map_err(|e| e.to_string())?;
     // The scores came from a file: the book must read back before the
@@ -206,7 +213,8 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
     Book::from_bytes(book.to_bytes())
         .map_err(|e| format!("the finished book does not check ({e}); the checkpoint is kept"))?;
     save(&book, &args.out)?;
-    checkpoint.remove();
+    // The book is saved: a checkpoint left behind only costs disk space.
+    let _ = checkpoint.remove();
     let what = match book.kind() {
         Kind::Book => "book".to_string(),
         Kind::Part { index, count } => format!("share {index}/{count}"),
@@ -228,112 +236,11 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
     Ok((text, OK))
 }
 
-/// The scores solved so far, kept in `OUT.partial` as they come: a header
-/// naming the build, then one record per position (key, score), so that a
-/// killed run loses at most the record it was writing.
-struct Checkpoint {
-    path: PathBuf,
-    file: File,
-    done: HashMap<u64, i8>,
-}
-
-const CHECKPOINT_MAGIC: &[u8; 8] = b"score4ck";
-/// The checkpoint format, after the magic.
-const CHECKPOINT_VERSION: u8 = 1;
-const CHECKPOINT_RECORD: usize = 9;
-
-impl Checkpoint {
-    fn header(args: &BuildArgs) -> Vec<u8> {
-        let (index, count) = args.shard.unwrap_or((0, 0));
-        let mut h = CHECKPOINT_MAGIC.to_vec();
-        h.push(CHECKPOINT_VERSION);
-        h.push(args.board.board.width() as u8);
-        h.push(args.board.board.height() as u8);
-        h.push(args.depth as u8);
-        h.extend_from_slice(&(index as u16).to_le_bytes());
-        h.extend_from_slice(&(count as u16).to_le_bytes());
-        h
-    }
-
-    /// Opens the checkpoint of this build, reading what it holds, or
-    /// starts one. A checkpoint of another build, or holding positions
-    /// outside this share, is refused rather than mixed in.
-    fn open<const W: usize, const H: usize>(
-        path: &Path,
-        args: &BuildArgs,
-        share: &[Position<W, H>],
-    ) -> Result<Self, String> {
-        let name = Quoted::new(path.as_os_str().as_encoded_bytes());
-        let header = Self::header(args);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(|e| format!("cannot open {name}: {e}"))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read {name}: {e}"))?;
-        let mut done = HashMap::new();
-        if bytes.is_empty() {
-            file.write_all(&header)
-                .map_err(|e| format!("cannot write {name}: {e}"))?;
-        } else {
-            if !bytes.starts_with(&header) {
-                return Err(format!(
-                    "{name} holds the work of another build (board, depth or share): remove it, or build with its options"
-                ));
-            }
-            let leaves: HashMap<u64, &Position<W, H>> =
-                share.iter().map(|p| (canonical_key(p), p)).collect();
-            // Records are kept up to the first that is not a score of this
-            // share's (a torn write, or blocks a crash left zeroed); the
-            // file is cut there so that the next records line up.
-            let mut whole = header.len();
-            for record in bytes[header.len()..].chunks_exact(CHECKPOINT_RECORD) {
-                let mut key = [0u8; 8];
-                key.copy_from_slice(&record[..8]);
-                let key = u64::from_le_bytes(key);
-                let score = record[8] as i8;
-                let valid = leaves
-                    .get(&key)
-                    .is_some_and(|p| p.score_range().contains(&i32::from(score)));
-                if !valid {
-                    break;
-                }
-                done.insert(key, score);
-                whole += CHECKPOINT_RECORD;
-            }
-            if whole < bytes.len() {
-                file.set_len(whole as u64)
-                    .and_then(|()| file.seek(io::SeekFrom::End(0)).map(drop))
-                    .map_err(|e| format!("cannot repair {name}: {e}"))?;
-            }
-        }
-        Ok(Checkpoint {
-            path: path.to_path_buf(),
-            file,
-            done,
-        })
-    }
-
-    fn record(&mut self, key: u64, score: i8) -> Result<(), String> {
-        let mut record = [0u8; CHECKPOINT_RECORD];
-        record[..8].copy_from_slice(&key.to_le_bytes());
-        record[8] = score as u8;
-        self.file.write_all(&record).map_err(|e| {
-            format!(
-                "cannot write {}: {e}",
-                Quoted::new(self.path.as_os_str().as_encoded_bytes())
-            )
-        })?;
-        self.done.insert(key, score);
-        Ok(())
-    }
-
-    fn remove(self) {
-        drop(self.file);
-        let _ = fs::remove_file(&self.path);
+/// One line naming the checkpoint `name` and what went wrong with it.
+fn checkpoint_error(name: &str, e: CheckpointError) -> String {
+    match e {
+        CheckpointError::Io { action, source } => format!("cannot {action} {name}: {source}"),
+        other => format!("{name} {other}"),
     }
 }
 

@@ -6,7 +6,9 @@
 //! - [`format`](mod@format): the file, its header and its checks;
 //! - [`build`]: how a book is computed: every position enumerated, those
 //!   with exactly `depth` moves solved by search (shared among machines
-//!   if need be), and the shallower ones by minimax over their children.
+//!   if need be), and the shallower ones by minimax over their children;
+//! - [`checkpoint`]: the work of a build so far, kept on disk so that a
+//!   killed build goes on where it stopped.
 //!
 //! A position and its mirror image have the same score, so only the one
 //! with the smaller key is stored.
@@ -21,6 +23,7 @@
 //! ```
 
 pub mod build;
+pub mod checkpoint;
 pub mod format;
 
 use std::borrow::Cow;
