@@ -51,6 +51,11 @@ fn perfect_moves_keep_the_labelled_score() {
             }
         }
         assert_eq!(wins, labelled.position.is_winning_move(column));
+        // Without -debug the move is found with less work: the same move.
+        let quiet = Request::parse(&args[..args.len() - 1]).expect("parses");
+        let quiet = answer_perfect(&quiet, &mut solver);
+        assert_eq!(quiet.outcome, answer.outcome, "{}", labelled.moves);
+        assert_eq!(quiet.columns, [None; 7]);
         assert_eq!(answer.level, 42 - labelled.position.moves_played());
         // One debug line per playable column, then the move, then `I win`
         // exactly when the move wins.

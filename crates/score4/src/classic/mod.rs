@@ -81,11 +81,14 @@ pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
         return answer;
     }
     let position = board.position();
-    let scores = solver.analyze(&position);
-    if request.debug {
-        answer.columns = scores;
-    }
-    if let Some(column) = <Solver>::best_of(&scores) {
+    // Only -debug prints every move's score; the move alone takes less.
+    let best = if request.debug {
+        answer.columns = solver.analyze(&position);
+        <Solver>::best_of(&answer.columns)
+    } else {
+        solver.best_move(&position)
+    };
+    if let Some(column) = best {
         let wins = position.is_winning_move(column);
         answer.outcome = Outcome::Move { column, wins };
     }
