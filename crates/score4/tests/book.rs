@@ -80,11 +80,21 @@ fn scores_at_every_depth_agree_with_search() {
 #[test]
 fn every_labelled_fixture_in_the_book_is_answered_without_search() {
     let book = Book::standard();
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/solver");
+    // Ours, and the published sets read in place beside the repository.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    for dir in ["fixtures/solver", "../shared/fixtures/solver/c4-7x6"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("the fixtures") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|e| e == "txt") {
+                files.push(path);
+            }
+        }
+    }
     let mut solver = Solver::<7, 6>::with_table_mb(1);
     let mut covered = 0;
-    for entry in std::fs::read_dir(dir).expect("the fixtures") {
-        let text = std::fs::read_to_string(entry.expect("an entry").path()).expect("a fixture");
+    for path in files {
+        let text = std::fs::read_to_string(path).expect("a fixture");
         for labelled in fixture::parse::<7, 6>(&text).expect("a valid fixture") {
             let p = labelled.position;
             if p.moves_played() > book.depth() {
