@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 
 use score4::classic::{self, Request};
-use score4::{Solver, DEFAULT_TABLE_MB};
+use score4::{default_table_mb, Solver};
 
 use crate::output::{self, Output, FAILED};
 
@@ -24,8 +24,15 @@ pub fn run(args: &[OsString]) -> u8 {
         }
     };
     let answer = if request.perfect {
-        Solver::try_with_table_mb(DEFAULT_TABLE_MB)
-            .map(|mut solver| classic::answer_perfect(&request, &mut solver))
+        // Every core: a driver waits for each answer, and the searches
+        // that make it wait are the early ones, where threads pay.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(crate::MAX_THREADS as usize);
+        Solver::try_with_table_mb(default_table_mb(threads)).map(|mut solver| {
+            solver.set_threads(threads);
+            classic::answer_perfect(&request, &mut solver)
+        })
     } else {
         classic::try_answer(&request)
     };
