@@ -8,7 +8,7 @@
 //! (one thread, 256 MiB table), and projects the build's cost from their
 //! mean time.
 //!
-//! `cargo run --release -p score4 --example book_plan -- 10 --cost 12`
+//! `cargo run --release -p score4 --example book_plan -- 10 --cost 60`
 
 use std::collections::hash_map::RandomState;
 use std::time::{Duration, Instant};
