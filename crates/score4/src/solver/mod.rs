@@ -228,7 +228,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// use score4::{Position, Solver};
     ///
     /// let mut solver = Solver::<7, 6>::new();
-    /// let p: Position = "4453".parse().unwrap();
+    /// let p: Position = "61354363717466".parse().unwrap();
     /// solver.reset_nodes();
     /// let score = solver.solve(&p);
     /// let probes = solver.probes();
@@ -526,7 +526,7 @@ mod tests {
     #[test]
     fn nodes_count_and_reset() {
         let mut s = Solver::<7, 6>::with_table_mb(8);
-        let p = Position::parse("4455").unwrap();
+        let p = Position::parse("61354363717466").unwrap();
         s.solve_weak(&p);
         assert!(s.nodes() > 0);
         s.reset_nodes();
