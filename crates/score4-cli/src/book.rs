@@ -164,10 +164,7 @@ fn build<const W: usize, const H: usize>(args: &BuildArgs) -> Done {
         .filter(|p| !checkpoint.contains(canonical_key(p)))
         .copied()
         .collect();
-    let threads = args.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, usize::from),
-        usize::from,
-    );
+    let threads = args.threads.map_or_else(crate::all_cores, usize::from);
     let solvers = solvers::<W, H>(threads, args.table_mb)
         .map_err(|e| format!("--table-mb {}: {e}", args.table_mb))?;
     let bar = ProgressBar::new(share.len() as u64).with_style(

@@ -26,9 +26,7 @@ pub fn run(args: &[OsString]) -> u8 {
     let answer = if request.perfect {
         // Every core: a driver waits for each answer, and the searches
         // that make it wait are the early ones, where threads pay.
-        let threads = std::thread::available_parallelism()
-            .map_or(1, usize::from)
-            .min(crate::MAX_THREADS as usize);
+        let threads = crate::all_cores();
         Solver::try_with_table_mb(default_table_mb(threads)).map(|mut solver| {
             solver.set_threads(threads);
             classic::answer_perfect(&request, &mut solver)

@@ -59,6 +59,14 @@ const MAX_TABLE_MB: usize = 1 << 16;
 /// few enough that the system starts them all.
 const MAX_THREADS: i64 = 256;
 
+/// Every core the system gives this process, at most [`MAX_THREADS`]: the
+/// threads of the commands that use them all by default.
+fn all_cores() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_THREADS as usize)
+}
+
 /// The board every solving command takes.
 #[derive(clap::Args)]
 struct BoardArg {

@@ -325,10 +325,7 @@ pub fn solve_all<const W: usize, const H: usize>(
             let send = send.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(run) = take_run(next, todo.len(), workers) else {
-                        break;
-                    };
+                while let Some(run) = take_run(next, todo.len(), workers) {
                     for p in &todo[run] {
                         if stop.load(Ordering::Relaxed) {
                             return;

@@ -168,11 +168,6 @@ impl Checkpoint {
         self.done.contains_key(&key)
     }
 
-    /// The file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Deletes the file: the build is saved elsewhere.
     pub fn remove(self) -> io::Result<()> {
         drop(self.file);

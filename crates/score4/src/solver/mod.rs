@@ -399,12 +399,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         if p.is_game_over() {
             return None;
         }
-        if let Some(col) = Self::ORDER
-            .into_iter()
-            .find(|&col| p.can_play(col) && p.is_winning_move(col))
-        {
-            return Some(col);
-        }
         let score = self.solve(p);
         let n = p.moves_played() as i32;
         for col in Self::ORDER {
@@ -413,7 +407,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
             let child = p.after(col);
             // Does the move score at least `score`, so exactly `score`?
-            let reaches = if child.is_game_over() {
+            let reaches = if p.is_winning_move(col) {
+                // The best any move can score: `solve` gave it too.
+                true
+            } else if child.is_game_over() {
                 score <= 0
             } else if child.can_win_next() {
                 score <= -Self::win_score(n + 1)
