@@ -211,8 +211,16 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// to move cannot win at once: a winning move may be left out.
     #[inline(always)]
     pub fn non_losing_moves(&self) -> Bitboard {
+        self.non_losing_moves_against(self.opponent_winning_cells())
+    }
+
+    /// [`non_losing_moves`](Self::non_losing_moves) given the opponent's
+    /// winning cells (as [`opponent_winning_cells`](Self::opponent_winning_cells)
+    /// returns them), for a caller that has them already.
+    #[inline(always)]
+    pub(crate) fn non_losing_moves_against(&self, threats: Bitboard) -> Bitboard {
+        debug_assert_eq!(threats, self.opponent_winning_cells());
         let mut candidates = self.playable();
-        let threats = self.opponent_winning_cells();
         let forced = candidates & threats;
         if forced.any() {
             if forced.has_several() {

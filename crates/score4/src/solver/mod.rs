@@ -467,7 +467,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         };
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
             let mut search = Search::new(tables, self.searched, None);
-            let score = search.negamax(p, alpha, beta, None);
+            let score = search.negamax(p, alpha, beta);
             self.searched = search.nodes;
             return score;
         }

@@ -9,7 +9,8 @@ use super::tuning::FAST_WIN;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
 
-/// The candidate cells of `p` in the order to search them: the table's
+/// The candidate cells of `p` (the opponent's winning cells being
+/// `opponent_threats`) in the order to search them: the table's
 /// best move `hint`, then the others by how many winning cells they create
 /// that are not dead (and, when the search must beat a high `alpha`, by
 /// whether they force a reply), ties broken centre first. Unused slots at
@@ -17,14 +18,18 @@ use crate::position::Position;
 ///
 /// Also a cell (else none) after which the opponent has no move that does
 /// not lose at once: the threats it takes to rank a move tell that too,
-/// for nearly nothing.
+/// for nearly nothing. And, by column, the winning cells each ranked move
+/// leaves the side to move (`opponent_threats` of the position after it,
+/// where the child's search needs them again); columns not ranked are
+/// left empty.
 #[inline(always)]
 pub(super) fn ordered_moves<const W: usize, const H: usize>(
     p: &Position<W, H>,
+    opponent_threats: Bitboard,
     candidates: Bitboard,
     hint: Option<usize>,
     alpha: i32,
-) -> ([(Bitboard, u32); W], Bitboard) {
+) -> ([(Bitboard, u32); W], Bitboard, [Bitboard; W]) {
     let order = Geometry::<W, H>::CENTRE_FIRST;
     let mut moves = [(Bitboard::EMPTY, 0u32); W];
     let mut len = 0;
@@ -32,9 +37,10 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
     // whoever fills the cell below, the opponent wins there or blocks the
     // threat next. Leaving such threats out of the count orders moves
     // better.
-    let dead = p.opponent_winning_cells() << 1;
+    let dead = opponent_threats << 1;
     let playable = p.playable();
     let mut winning = Bitboard::EMPTY;
+    let mut child_threats = [Bitboard::EMPTY; W];
     // Every candidate's threats in one pass over plain arrays, which the
     // compiler turns into vector instructions.
     let mut cells = [0u64; W];
@@ -54,6 +60,7 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
         }
         let occupied = p.occupied() | cell;
         let threats = Bitboard(all_threats[k]) & !occupied;
+        child_threats[col] = threats;
         // The opponent's non-losing moves (see Position::non_losing_moves).
         let next = (playable ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
         let forced = next & threats;
@@ -90,5 +97,5 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
         moves[i] = (cell, rank);
         len += 1;
     }
-    (moves, winning)
+    (moves, winning, child_threats)
 }

@@ -59,7 +59,7 @@ pub(super) fn search_together<const W: usize, const H: usize>(
             busy: &busy,
             helper,
         });
-        let score = search.negamax(p, alpha, beta, None);
+        let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.
         stop.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)

@@ -26,6 +26,14 @@ pub(super) struct Tables<'t> {
     pub(super) near: &'t Table,
 }
 
+/// The moves of a position worth searching, with the opponent's winning
+/// cells they were chosen against (ranking them needs those again).
+#[derive(Clone, Copy)]
+struct Candidates {
+    cells: Bitboard,
+    opponent_threats: Bitboard,
+}
+
 /// One thread's search: the shared tables, its own counters, plain data.
 pub(super) struct Search<'t, const W: usize, const H: usize> {
     tables: Tables<'t>,
@@ -115,12 +123,20 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     /// The side to move must not be able to win at once, and the game must
     /// not be over; every caller checks that, and every move searched keeps
     /// it true for the child.
-    pub(super) fn negamax(
+    pub(super) fn negamax(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+        self.negamax_with(p, alpha, beta, None, p.opponent_winning_cells())
+    }
+
+    /// [`negamax`](Self::negamax) given what the caller knows already: the
+    /// table key of `p` if it has it, and the opponent's winning cells,
+    /// which ranking the moves of the parent computed.
+    fn negamax_with(
         &mut self,
         p: &Position<W, H>,
         mut alpha: i32,
         mut beta: i32,
         known_key: Option<u64>,
+        threats: Bitboard,
     ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
@@ -133,7 +149,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         }
         let n = p.moves_played() as i32;
 
-        let candidates = p.non_losing_moves();
+        let candidates = p.non_losing_moves_against(threats);
         if candidates.is_empty() {
             // Whatever we play, the opponent wins with its next move.
             return -Self::win_score(n + 1);
@@ -167,10 +183,15 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                 self.table(n + 1).prefetch(key);
                 key
             });
-            return -self.negamax(&child, -beta, -alpha, key);
+            let child_threats = child.opponent_winning_cells();
+            return -self.negamax_with(&child, -beta, -alpha, key, child_threats);
         }
+        let moves = Candidates {
+            cells: candidates,
+            opponent_threats: threats,
+        };
         if Self::CELLS - n < TABLE_MIN_EMPTY {
-            return self.search_moves(p, candidates, None, None, alpha, beta).0;
+            return self.search_moves(p, moves, None, None, alpha, beta).0;
         }
 
         // Each child's entry is a cache miss; starting them all now, before
@@ -203,7 +224,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             hint = known.best.map(unmirror);
         }
         let before = self.nodes;
-        let (score, col) = self.search_moves(p, candidates, hint, child_keys.as_ref(), alpha, beta);
+        let (score, col) = self.search_moves(p, moves, hint, child_keys.as_ref(), alpha, beta);
         let work = self.nodes - before;
         if self.aborted {
             // The score is void: store nothing, and unwind.
@@ -220,7 +241,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         score
     }
 
-    /// The moves of `p` (`candidates`, at least two) searched within
+    /// The moves of `p` (`candidates`, at least two cells) searched within
     /// `alpha..beta`, fail-soft, the window already narrowed to what the
     /// move count allows: the score and the column of the best (or
     /// refuting) move.
@@ -228,14 +249,20 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     fn search_moves(
         &mut self,
         p: &Position<W, H>,
-        candidates: Bitboard,
+        candidates: Candidates,
         hint: Option<usize>,
         child_keys: Option<&[u64; W]>,
         mut alpha: i32,
         beta: i32,
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
-        let (moves, winning) = ordered_moves(p, candidates, hint, alpha);
+        let (moves, winning, child_threats) = ordered_moves(
+            p,
+            candidates.opponent_threats,
+            candidates.cells,
+            hint,
+            alpha,
+        );
         if winning.any() {
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.
@@ -290,12 +317,16 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                     continue;
                 }
             }
-            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+            let col = Geometry::<W, H>::column_of(cell);
+            let known = (child_keys.map(|k| k[col]), child_threats[col]);
+            if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
                 return cut;
             }
         }
         for &cell in &put_off[..put_off_len] {
-            if let Some(cut) = self.search_move(p, cell, child_keys, &mut alpha, beta, &mut best) {
+            let col = Geometry::<W, H>::column_of(cell);
+            let known = (child_keys.map(|k| k[col]), child_threats[col]);
+            if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
                 return cut;
             }
         }
@@ -305,13 +336,15 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     /// Searches the move to `cell`, one of `p`'s moves in
     /// [`search_moves`](Self::search_moves): what that returns if the move
     /// cuts off (or the search gave up), else nothing, `best` and `alpha`
-    /// raised to its score.
+    /// raised to its score. `known` is what the parent has of the child
+    /// already: its table key (if computed) and the opponent's winning
+    /// cells there.
     #[inline(always)]
     fn search_move(
         &mut self,
         p: &Position<W, H>,
         cell: Bitboard,
-        child_keys: Option<&[u64; W]>,
+        known: (Option<u64>, Bitboard),
         alpha: &mut i32,
         beta: i32,
         best: &mut (i32, usize),
@@ -319,7 +352,8 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         let col = Geometry::<W, H>::column_of(cell);
         let mut child = *p;
         child.play_cell(cell);
-        let score = -self.negamax(&child, -beta, -*alpha, child_keys.map(|k| k[col]));
+        let (key, threats) = known;
+        let score = -self.negamax_with(&child, -beta, -*alpha, key, threats);
         if self.aborted {
             return Some((0, 0));
         }
