@@ -17,6 +17,8 @@
 //! - `bounds`: the static bounds read off the board;
 //! - `order`: which move to search first;
 //! - `parallel`: threads searching one position together;
+//! - `stats` (the `search-stats` feature): where the positions go, for
+//!   measuring;
 //! - [`tuning`]: every tunable, with the reason for its value;
 //! - the transposition table is [`crate::table`].
 //!
@@ -39,6 +41,8 @@ mod parallel;
 #[cfg(test)]
 pub(crate) mod plain;
 mod search;
+#[cfg(feature = "search-stats")]
+pub mod stats;
 pub mod tuning;
 
 use std::sync::Arc;

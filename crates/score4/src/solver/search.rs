@@ -17,6 +17,15 @@ use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
 use crate::table::Table;
 
+/// Counts a search event in a measuring build (see
+/// [`stats`](super::stats)); nothing otherwise.
+macro_rules! record {
+    ($moves:expr, $event:ident) => {
+        #[cfg(feature = "search-stats")]
+        super::stats::record($moves, super::stats::Event::$event);
+    };
+}
+
 /// The tables a search uses: `near` for positions with at most
 /// [`NEAR_MAX_EMPTY`] empty cells, `far` for the others (the same table
 /// when there is only one).
@@ -141,6 +150,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
         self.nodes += 1;
+        record!(p.moves_played() as i32, Entered);
         if let Some(stop) = self.stop {
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -152,22 +162,26 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         let candidates = p.non_losing_moves_against(threats);
         if candidates.is_empty() {
             // Whatever we play, the opponent wins with its next move.
+            record!(n, Lost);
             return -Self::win_score(n + 1);
         }
         if n >= Self::CELLS - 2 {
             // Neither of the last two moves can win.
+            record!(n, LastMoves);
             return 0;
         }
         let (min, max) = static_bounds(p);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
+                record!(n, BoundCut);
                 return alpha;
             }
         }
         if beta > max {
             beta = max;
             if alpha >= beta {
+                record!(n, BoundCut);
                 return beta;
             }
         }
@@ -175,6 +189,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         if !candidates.has_several() {
             // A forced move: its position is the child's, so a table entry
             // here would only repeat the child's at the price of a cache miss.
+            record!(n, Forced);
             let mut child = *p;
             child.play_cell(candidates);
             // The child needs its entry soon: start fetching it now.
@@ -208,16 +223,20 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         };
         let unmirror = |col: usize| if mirrored { W - 1 - col } else { col };
         let mut hint = None;
+        record!(n, TableRead);
         if let Some(known) = self.table(n).get(key) {
+            record!(n, TableHit);
             if known.lower > alpha {
                 alpha = known.lower;
                 if alpha >= beta {
+                    record!(n, TableCut);
                     return alpha;
                 }
             }
             if known.upper < beta {
                 beta = known.upper;
                 if alpha >= beta {
+                    record!(n, TableCut);
                     return beta;
                 }
             }
@@ -266,12 +285,14 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         if winning.any() {
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.
+            record!(n, StaticWin);
             return (Self::win_score(n + 2), Geometry::<W, H>::column_of(winning));
         }
         // No move wins by force with our next disc either: a win takes
         // at least two more of ours.
         let beta = beta.min(Self::win_score(n + 4));
         if alpha >= beta {
+            record!(n, BoundCut);
             return (beta, Geometry::<W, H>::column_of(moves[0].0));
         }
         let mut best = (i32::MIN, 0);
@@ -286,6 +307,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                     if let Some(known) = self.table(n + 1).get(keys[col]) {
                         let at_least = -known.upper;
                         if at_least >= beta {
+                            record!(n, ChildTableCut);
                             return (at_least, col);
                         }
                         if at_least > best.0 {
@@ -320,6 +342,12 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             let col = Geometry::<W, H>::column_of(cell);
             let known = (child_keys.map(|k| k[col]), child_threats[col]);
             if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
+                #[cfg(feature = "search-stats")]
+                if i == 0 {
+                    record!(n, FirstMoveCut);
+                } else {
+                    record!(n, LaterMoveCut);
+                }
                 return cut;
             }
         }
@@ -327,9 +355,11 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             let col = Geometry::<W, H>::column_of(cell);
             let known = (child_keys.map(|k| k[col]), child_threats[col]);
             if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
+                record!(n, LaterMoveCut);
                 return cut;
             }
         }
+        record!(n, AllMoves);
         best
     }
 

@@ -1,0 +1,50 @@
+//! The search's event counts (the `search-stats` feature) add up. A file
+//! of its own: the counters are process-wide, so no other test may solve
+//! beside this one.
+#![cfg(feature = "search-stats")]
+
+use score4::solver::stats::{self, DepthCounts, Event};
+use score4::{Position, Solver};
+
+#[test]
+fn every_position_entered_ends_in_exactly_one_way() {
+    let mut solver = Solver::<7, 6>::new();
+    solver.drop_book();
+    stats::take();
+    let p: Position = "61354363717466".parse().unwrap();
+    solver.solve(&p);
+    let counts = stats::take();
+    let sum = |e: Event| counts.iter().map(|d| d[e]).sum::<u64>();
+    assert_eq!(sum(Event::Entered), solver.nodes());
+    let endings = [
+        Event::Lost,
+        Event::LastMoves,
+        Event::BoundCut,
+        Event::Forced,
+        Event::TableCut,
+        Event::StaticWin,
+        Event::ChildTableCut,
+        Event::FirstMoveCut,
+        Event::LaterMoveCut,
+        Event::AllMoves,
+    ];
+    for (moves, d) in counts.iter().enumerate() {
+        let ended: u64 = endings.iter().map(|&e| d[e]).sum();
+        assert_eq!(ended, d[Event::Entered], "{moves} moves: {d:?}");
+        assert!(d[Event::TableHit] <= d[Event::TableRead]);
+        assert!(d[Event::TableCut] <= d[Event::TableHit]);
+        if moves < 14 {
+            assert_eq!(d, &DepthCounts::default(), "{moves} moves");
+        }
+    }
+    for e in [
+        Event::Forced,
+        Event::FirstMoveCut,
+        Event::TableHit,
+        Event::AllMoves,
+    ] {
+        assert!(sum(e) > 0, "no {}", e.name());
+    }
+    // Taking empties the counters.
+    assert!(stats::take().iter().all(|d| d == &DepthCounts::default()));
+}
