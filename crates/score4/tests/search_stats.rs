@@ -16,18 +16,11 @@ fn every_position_entered_ends_in_exactly_one_way() {
     let counts = stats::take();
     let sum = |e: Event| counts.iter().map(|d| d[e]).sum::<u64>();
     assert_eq!(sum(Event::Entered), solver.nodes());
-    let endings = [
-        Event::Lost,
-        Event::LastMoves,
-        Event::BoundCut,
-        Event::Forced,
-        Event::TableCut,
-        Event::StaticWin,
-        Event::ChildTableCut,
-        Event::FirstMoveCut,
-        Event::LaterMoveCut,
-        Event::AllMoves,
-    ];
+    // Every event but entering and reading the table ends a position.
+    let endings: Vec<Event> = Event::ALL
+        .into_iter()
+        .filter(|e| ![Event::Entered, Event::TableRead, Event::TableHit].contains(e))
+        .collect();
     for (moves, d) in counts.iter().enumerate() {
         let ended: u64 = endings.iter().map(|&e| d[e]).sum();
         assert_eq!(ended, d[Event::Entered], "{moves} moves: {d:?}");
