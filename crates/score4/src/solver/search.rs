@@ -326,16 +326,14 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
             _ => None,
         };
-        let mut put_off = [Bitboard::EMPTY; W];
-        let mut put_off_len = 0;
+        let mut put_off = Bitboard::EMPTY;
         for (i, &(cell, _)) in moves.iter().enumerate() {
             if cell.is_empty() {
                 break;
             }
             if let Some((shared, keys)) = shared {
                 if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)], i) {
-                    put_off[put_off_len] = cell;
-                    put_off_len += 1;
+                    put_off |= cell;
                     continue;
                 }
             }
@@ -351,7 +349,8 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                 return cut;
             }
         }
-        for &cell in &put_off[..put_off_len] {
+        let put_off_moves = moves.iter().filter(|&&(cell, _)| (cell & put_off).any());
+        for &(cell, _) in put_off_moves.take(if put_off.any() { W } else { 0 }) {
             let col = Geometry::<W, H>::column_of(cell);
             let known = (child_keys.map(|k| k[col]), child_threats[col]);
             if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
