@@ -9,7 +9,7 @@
 
 use std::io::BufRead;
 
-use score4::solver::stats::{self, Event, MAX_MOVES};
+use score4::solver::stats::{self, Event};
 use score4::{default_table_mb, Position, Solver};
 
 fn main() {
@@ -58,7 +58,7 @@ fn main() {
     println!();
     println!("|---:|{}", "---:|".repeat(Event::ALL.len()));
     let mut total = [0u64; Event::ALL.len()];
-    for (moves, depth) in counts.iter().enumerate().take(MAX_MOVES) {
+    for (moves, depth) in counts.iter().enumerate() {
         if depth[Event::Entered] == 0 {
             continue;
         }

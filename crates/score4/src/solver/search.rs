@@ -326,6 +326,12 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
             _ => None,
         };
+        // What the parent has of each child already: its key and the
+        // opponent's winning cells there.
+        let known = |cell: Bitboard| {
+            let col = Geometry::<W, H>::column_of(cell);
+            (child_keys.map(|k| k[col]), child_threats[col])
+        };
         let mut put_off = Bitboard::EMPTY;
         for (i, &(cell, _)) in moves.iter().enumerate() {
             if cell.is_empty() {
@@ -337,9 +343,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                     continue;
                 }
             }
-            let col = Geometry::<W, H>::column_of(cell);
-            let known = (child_keys.map(|k| k[col]), child_threats[col]);
-            if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
+            if let Some(cut) = self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best) {
                 #[cfg(feature = "search-stats")]
                 if i == 0 {
                     record!(n, FirstMoveCut);
@@ -349,13 +353,15 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                 return cut;
             }
         }
-        let put_off_moves = moves.iter().filter(|&&(cell, _)| (cell & put_off).any());
-        for &(cell, _) in put_off_moves.take(if put_off.any() { W } else { 0 }) {
-            let col = Geometry::<W, H>::column_of(cell);
-            let known = (child_keys.map(|k| k[col]), child_threats[col]);
-            if let Some(cut) = self.search_move(p, cell, known, &mut alpha, beta, &mut best) {
-                record!(n, LaterMoveCut);
-                return cut;
+        if put_off.any() {
+            // In the ranked order, like the others.
+            for &(cell, _) in moves.iter().filter(|&&(cell, _)| (cell & put_off).any()) {
+                if let Some(cut) =
+                    self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best)
+                {
+                    record!(n, LaterMoveCut);
+                    return cut;
+                }
             }
         }
         record!(n, AllMoves);
