@@ -121,6 +121,12 @@ fn large_tables_agree_with_the_labels() {
     set.extend(shared("opening_L1.txt").into_iter().take(100));
     for threads in [1, 2] {
         solver.set_threads(threads);
+        // Two threads come with a near table each.
+        let own = if threads > 1 { threads } else { 0 };
+        assert_eq!(
+            solver.table_bytes(),
+            (64 + (1 + own) * score4::solver::NEAR_TABLE_MB) << 20
+        );
         for Labelled {
             moves,
             position: p,
@@ -293,20 +299,25 @@ fn agrees_with_negamax_on_every_4x4_position() {
     assert_eq!(fresh.solve(&Position::new()), 0, "4x4 is a draw");
 }
 
+/// With one thread, and with two (each with its own table of positions
+/// near the end, which on this board is every position).
 #[test]
 fn agrees_with_negamax_on_random_5x4_positions() {
-    let mut rng = Rng::new(0x5EED_0002);
     let mut memo = Some(HashMap::new());
-    let mut solver = Solver::<5, 4>::with_table_mb(8);
-    let mut outcomes = Outcomes::default();
-    agree(&mut solver, &Position::new(), &mut memo);
-    for _ in 0..300 {
-        let len = rng.below(18) as u32;
-        let p = random_position::<5, 4>(&mut rng, len);
-        solver.clear_table();
-        outcomes.note(agree(&mut solver, &p, &mut memo));
+    for threads in [1, 2] {
+        let mut rng = Rng::new(0x5EED_0002);
+        let mut solver = Solver::<5, 4>::with_table_mb(8);
+        solver.set_threads(threads);
+        let mut outcomes = Outcomes::default();
+        agree(&mut solver, &Position::new(), &mut memo);
+        for _ in 0..300 {
+            let len = rng.below(18) as u32;
+            let p = random_position::<5, 4>(&mut rng, len);
+            solver.clear_table();
+            outcomes.note(agree(&mut solver, &p, &mut memo));
+        }
+        outcomes.check();
     }
-    outcomes.check();
 }
 
 #[test]

@@ -54,7 +54,7 @@ use crate::position::{Ending, Position};
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{BOUNDARY_PROBE_BELOW_MOVES, NEAR_TABLE_FROM_MB};
+use tuning::{BOUNDARY_PROBE_BELOW_MOVES, NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
 ///
@@ -72,6 +72,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     table: Table,
     /// With a large `table`: the table of positions near the end.
     near: Option<Table>,
+    /// With several threads: each thread's own table of positions near
+    /// the end (see [`set_threads`](Self::set_threads)), the main
+    /// search's first.
+    own_near: Vec<Table>,
     /// Positions searched over the solver's life.
     searched: u64,
     /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
@@ -162,6 +166,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         Ok(Solver {
             table: Table::try_with_mb(mb, Self::KEY_BITS)?,
             near,
+            own_near: Vec::new(),
             searched: 0,
             searched_at_reset: 0,
             threads: 1,
@@ -176,8 +181,23 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// busy with, so that the threads split the tree rather than repeat
     /// it. Later positions are too quick to share. Threads share only
     /// through the table, so give them a larger one ([`default_table_mb`]).
+    ///
+    /// Each thread also gets a table of its own, of [`NEAR_TABLE_MB`], for
+    /// the positions near the end of the game (the main search uses its
+    /// own for the later positions it searches alone): those are cheap to
+    /// search again, and sharing them costs more in traffic between the
+    /// cores than it saves. If the system will not allocate them, the
+    /// threads share the main table throughout.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);
+        self.own_near = if self.threads > 1 {
+            (0..self.threads)
+                .map(|_| Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS))
+                .collect::<Result<_, _>>()
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
     }
 
     /// The book built into the library for this board, if there is one
@@ -207,7 +227,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The size of the tables in bytes.
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes)
+        let own: usize = self.own_near.iter().map(Table::bytes).sum();
+        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes) + own
     }
 
     /// Positions searched since the solver was made or
@@ -253,7 +274,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// touch first. Stored bounds are unchanged.
     pub fn touch_table(&mut self) {
         self.table.touch();
-        if let Some(near) = &mut self.near {
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
             near.touch();
         }
     }
@@ -261,7 +282,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Forgets every stored bound (cheap: no memory is rewritten).
     pub fn clear_table(&mut self) {
         self.table.clear();
-        if let Some(near) = &mut self.near {
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
             near.clear();
         }
     }
@@ -465,17 +486,29 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// [`search`](Self::search) without the record.
     fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
-        let tables = Tables {
+        let shared = Tables {
             far: &self.table,
             near: self.near.as_ref().unwrap_or(&self.table),
+            near_max_empty: NEAR_MAX_EMPTY,
         };
+        let own = |near| Tables {
+            far: &self.table,
+            near,
+            near_max_empty: OWN_NEAR_MAX_EMPTY,
+        };
+        let main = self.own_near.first().map_or(shared, own);
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(tables, self.searched, None);
+            let mut search = Search::new(main, self.searched, None);
             let score = search.negamax(p, alpha, beta);
             self.searched = search.nodes;
             return score;
         }
-        let (score, nodes) = parallel::search_together(tables, self.threads, p, alpha, beta);
+        let tables: Vec<Tables> = if self.own_near.is_empty() {
+            vec![shared; self.threads]
+        } else {
+            self.own_near.iter().map(own).collect()
+        };
+        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta);
         self.searched += nodes;
         score
     }

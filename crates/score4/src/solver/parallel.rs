@@ -42,18 +42,18 @@ impl Shared<'_> {
 }
 
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
-/// it), searched by `threads` threads together, and the positions all of
+/// it), searched by as many threads together as there are `tables` (the
+/// tables of each, the main search's first), and the positions all of
 /// them searched.
 pub(super) fn search_together<const W: usize, const H: usize>(
-    tables: Tables<'_>,
-    threads: usize,
+    tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
 ) -> (i32, u64) {
     let stop = AtomicBool::new(false);
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
-    let run = |helper: bool| {
+    let run = |tables: Tables<'_>, helper: bool| {
         let mut search = Search::<W, H>::new(tables, 0, Some(&stop));
         search.shared = Some(Shared {
             busy: &busy,
@@ -67,14 +67,15 @@ pub(super) fn search_together<const W: usize, const H: usize>(
     let (mine, helpers) = std::thread::scope(|scope| {
         // A helper the system will not start is simply missing: the main
         // search alone still answers.
-        let helpers: Vec<_> = (1..threads)
-            .filter_map(|_| {
+        let helpers: Vec<_> = tables[1..]
+            .iter()
+            .filter_map(|&tables| {
                 std::thread::Builder::new()
-                    .spawn_scoped(scope, move || run(true))
+                    .spawn_scoped(scope, move || run(tables, true))
                     .ok()
             })
             .collect();
-        let mine = run(false);
+        let mine = run(tables[0], false);
         let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
         (mine, helpers)
     });

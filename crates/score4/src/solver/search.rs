@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::bounds::static_bounds;
 use super::order::ordered_moves;
 use super::parallel::Shared;
-use super::tuning::{ETC_MIN_EMPTY, NEAR_MAX_EMPTY, TABLE_MIN_EMPTY};
+use super::tuning::{ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
@@ -27,12 +27,13 @@ macro_rules! record {
 }
 
 /// The tables a search uses: `near` for positions with at most
-/// [`NEAR_MAX_EMPTY`] empty cells, `far` for the others (the same table
+/// `near_max_empty` empty cells, `far` for the others (the same table
 /// when there is only one).
 #[derive(Clone, Copy)]
 pub(super) struct Tables<'t> {
     pub(super) far: &'t Table,
     pub(super) near: &'t Table,
+    pub(super) near_max_empty: i32,
 }
 
 /// The moves of a position worth searching, with the opponent's winning
@@ -72,7 +73,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     /// The table for positions with `moves` moves played.
     #[inline(always)]
     fn table(&self, moves: i32) -> &'t Table {
-        if Self::CELLS - moves <= NEAR_MAX_EMPTY {
+        if Self::CELLS - moves <= self.tables.near_max_empty {
             self.tables.near
         } else {
             self.tables.far
@@ -113,13 +114,14 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     #[inline(always)]
     fn child_keys(&self, p: &Position<W, H>, candidates: Bitboard) -> [u64; W] {
         let mut keys = [0u64; W];
+        let table = self.table(p.moves_played() as i32 + 1);
         for (col, key) in keys.iter_mut().enumerate() {
             let cell = candidates & Geometry::<W, H>::column(col);
             if cell.any() {
                 let mut child = *p;
                 child.play_cell(cell);
                 *key = Self::key(&child).0;
-                self.table(p.moves_played() as i32 + 1).prefetch(*key);
+                table.prefetch(*key);
             }
         }
         keys

@@ -25,6 +25,13 @@ pub(super) const NEAR_TABLE_FROM_MB: usize = 64;
 /// entries are cheap to lose and costly to wait for.
 pub(super) const NEAR_MAX_EMPTY: i32 = 30;
 
+/// Positions with at most this many empty cells go to each thread's own
+/// near table (of [`NEAR_TABLE_MB`]) when threads search together: their
+/// subtrees are small, so another thread rarely needs their entries, while
+/// sharing them keeps the cores passing the same cache lines back and
+/// forth.
+pub(super) const OWN_NEAR_MAX_EMPTY: i32 = 24;
+
 /// Positions with fewer moves played than this, once the sign of their
 /// score is known, probe next to zero on that side: so early, a win or loss
 /// can only come very late, so one probe there usually settles the score.
