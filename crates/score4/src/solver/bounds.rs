@@ -17,21 +17,28 @@ use crate::position::Position;
 /// it cannot win at once and has a move after which the opponent cannot
 /// either (the search checks both first): so each side needs at least two
 /// more discs to win.
+///
+/// A bound that cannot narrow `alpha..beta` may come out looser: that a
+/// side with no line left open can at most draw narrows nothing when the
+/// window lies on that side of zero already, so that test (a pass over
+/// the whole board) is made only when it could.
 #[inline(always)]
-pub(super) fn static_bounds<const W: usize, const H: usize>(p: &Position<W, H>) -> (i32, i32) {
+pub(super) fn static_bounds<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    alpha: i32,
+    beta: i32,
+) -> (i32, i32) {
     let n = p.moves_played() as i32;
     let open = Geometry::<W, H>::BOARD & !p.occupied();
-    let min = if Geometry::<W, H>::has_four(p.opponent() | open) {
+    let min = if alpha < 0 && !Geometry::<W, H>::has_four(p.opponent() | open) {
+        0
+    } else {
         claimeven_min(p, open).unwrap_or(-Solver::<W, H>::win_score(n + 2))
-    } else {
-        0
     };
-    let max = if !Geometry::<W, H>::has_four(p.current() | open) {
+    let max = if beta > 0 && !Geometry::<W, H>::has_four(p.current() | open) {
         0
-    } else if let Some(max) = claimeven_max(p, open) {
-        max
     } else {
-        Solver::<W, H>::win_score(n + 2)
+        claimeven_max(p, open).unwrap_or(Solver::<W, H>::win_score(n + 2))
     };
     (min, max)
 }
@@ -119,8 +126,11 @@ mod tests {
                 lowers += 1;
             }
             if !p.is_game_over() && !p.can_win_next() && p.non_losing_moves().any() {
-                let (min, max) = static_bounds(&p);
-                assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
+                // A wide window, and null windows on both sides of zero.
+                for (alpha, beta) in [(-100, 100), (0, 1), (-1, 0), (3, 4), (-4, -3)] {
+                    let (min, max) = static_bounds(&p, alpha, beta);
+                    assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
+                }
             }
             for col in p.playable_columns() {
                 let child = p.after(col);

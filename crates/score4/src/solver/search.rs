@@ -172,7 +172,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             record!(n, LastMoves);
             return 0;
         }
-        let (min, max) = static_bounds(p);
+        let (min, max) = static_bounds(p, alpha, beta);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
