@@ -54,7 +54,7 @@ use crate::position::{Ending, Position};
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{BOUNDARY_PROBE_BELOW_MOVES, NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
+use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
 ///
@@ -334,21 +334,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let mut min = -Self::win_score(n + 1);
         let mut max = Self::win_score(n + 2);
         let mut probes = 0;
-        let mut boundary_tried = false;
         while min < max {
             // Bisect, but probe far from zero first: a win (or loss) that
             // must come soon is cheap to prove or refute, since the move
             // count bounds cut off the long lines. Once two such probes have
             // narrowed the range, a range that still spans zero is probed
             // at zero: most positions score close to it, and the sign is
-            // the one probe no exact solve avoids. Very early positions then probe once next to zero on the
-            // known side: see BOUNDARY_PROBE_BELOW_MOVES.
+            // the one probe no exact solve avoids. Early positions then walk
+            // outward from zero on the known side: see WALK_BELOW_MOVES.
             let mut probe = min + (max - min) / 2;
             if probes >= 2 && min < 0 && max > 0 {
                 probe = 0;
-            } else if probes >= 3 && !boundary_tried && n < BOUNDARY_PROBE_BELOW_MOVES {
+            } else if probes >= 2 && n < WALK_BELOW_MOVES {
                 probe = if min >= 0 { min } else { max - 1 };
-                boundary_tried = true;
             } else if probe <= 0 && min / 2 < probe {
                 probe = min / 2;
             } else if probe >= 0 && max / 2 > probe {

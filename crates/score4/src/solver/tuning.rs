@@ -33,9 +33,11 @@ pub(super) const NEAR_MAX_EMPTY: i32 = 30;
 pub(super) const OWN_NEAR_MAX_EMPTY: i32 = 24;
 
 /// Positions with fewer moves played than this, once the sign of their
-/// score is known, probe next to zero on that side: so early, a win or loss
-/// can only come very late, so one probe there usually settles the score.
-pub(super) const BOUNDARY_PROBE_BELOW_MOVES: i32 = 4;
+/// score is known, walk outward from zero one value at a time rather than
+/// bisect: so early, scores lie close to zero, and each probe next to the
+/// last finds most of what it needs in the table the last one filled.
+/// Later, bisecting takes fewer probes.
+pub(super) const WALK_BELOW_MOVES: i32 = 7;
 
 /// With more empty cells than this, children are looked up in the table
 /// before any is searched (enhanced transposition cut-off): nearer the end
