@@ -70,7 +70,8 @@ use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_
 /// measure the search).
 pub struct Solver<const W: usize = 7, const H: usize = 6> {
     table: Table,
-    /// With a large `table`: the table of positions near the end.
+    /// With a large `table`: the table of positions near the end, used
+    /// when the threads have none of their own.
     near: Option<Table>,
     /// With several threads: each thread's own table of positions near
     /// the end (see [`set_threads`](Self::set_threads)), the main

@@ -12,8 +12,9 @@ pub const DEFAULT_TABLE_MB: usize = 4;
 /// their findings only through the table, so a larger one pays.
 pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
 
-/// Size of the second, cache-sized table that large tables come with, in
-/// mebibytes: the many small searches near the end stay in the caches.
+/// Size of the second, cache-sized table that large tables come with, and
+/// of each thread's own when threads search together, in mebibytes: the
+/// many small searches near the end stay in the caches.
 pub const NEAR_TABLE_MB: usize = 4;
 
 /// Tables of at least this many mebibytes come with the near table:
