@@ -483,30 +483,33 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         result
     }
 
+    /// The tables thread `thread` searches with (0 is the main search):
+    /// its own near table and the shared one when the threads have their
+    /// own, else the shared tables alone.
+    fn tables(&self, thread: usize) -> Tables<'_> {
+        match self.own_near.get(thread) {
+            Some(near) => Tables {
+                far: &self.table,
+                near,
+                near_max_empty: OWN_NEAR_MAX_EMPTY,
+            },
+            None => Tables {
+                far: &self.table,
+                near: self.near.as_ref().unwrap_or(&self.table),
+                near_max_empty: NEAR_MAX_EMPTY,
+            },
+        }
+    }
+
     /// [`search`](Self::search) without the record.
     fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
-        let shared = Tables {
-            far: &self.table,
-            near: self.near.as_ref().unwrap_or(&self.table),
-            near_max_empty: NEAR_MAX_EMPTY,
-        };
-        let own = |near| Tables {
-            far: &self.table,
-            near,
-            near_max_empty: OWN_NEAR_MAX_EMPTY,
-        };
-        let main = self.own_near.first().map_or(shared, own);
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(main, self.searched, None);
+            let mut search = Search::new(self.tables(0), self.searched, None);
             let score = search.negamax(p, alpha, beta);
             self.searched = search.nodes;
             return score;
         }
-        let tables: Vec<Tables> = if self.own_near.is_empty() {
-            vec![shared; self.threads]
-        } else {
-            self.own_near.iter().map(own).collect()
-        };
+        let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
         let (score, nodes) = parallel::search_together(&tables, p, alpha, beta);
         self.searched += nodes;
         score
