@@ -2,12 +2,13 @@
 //! without searching.
 //!
 //! - A side with no line left open cannot win: at best a draw.
-//! - "Claimeven": when every column has an even number of empty cells, the
-//!   side that just moved can answer every move right on top of it, which
-//!   decides exactly which cells each side gets. If the side to move cannot
-//!   make four with its share, it cannot win; if the other side's share
-//!   makes four, it loses. A move that makes every column even gives the
-//!   mover the same strategy, and so a floor.
+//! - "Claimeven": when the number of empty cells is even, the side that
+//!   just moved can answer every move right on top of it (a move into a
+//!   column with an odd number of empty cells it answers in another such
+//!   column), which bounds the cells each side gets. If the side to move
+//!   cannot make four with the most it can get, it cannot win; if the
+//!   other side's least makes four, it loses. With an odd number, a move
+//!   gives the mover the same strategy, and so a floor.
 
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
@@ -44,24 +45,31 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
 }
 
 /// An upper bound on the score of `p` from the opponent's claimeven
-/// strategy, if it applies (`open` being the empty cells).
+/// strategy, if it applies (`open` being the empty cells): when the number
+/// of empty cells is even.
 ///
-/// The opponent answering on top of every move leaves us exactly the
-/// first, third, ... empty cell of each column and gives it the others.
-/// If even all of ours cannot make four with our discs, we never win: at
-/// best a draw, and a loss if the opponent's share makes four, at the
-/// latest with the last disc.
+/// The opponent answers a move on top of it, except a move into the next
+/// cell of a column with an odd number of empty cells: that one it answers
+/// with the next cell of another such column (there is always one, since
+/// their number is even), which leaves both columns even. So we get at
+/// most the first, third, ... empty cell of each column and the next cell
+/// of each odd column, and the opponent all the rest. If even all of ours
+/// cannot make four with our discs, we never win: at best a draw, and a
+/// loss if the opponent's share makes four, at the latest with the last
+/// disc.
 #[inline(always)]
 pub(super) fn claimeven_max<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
 ) -> Option<i32> {
-    // Every column's next cell (its sentinel when full) has the parity of
-    // the top row's sentinel exactly when the number of empty cells under
-    // it is even.
-    let ours = Geometry::<W, H>::ROW_PARITY[H % 2];
-    let next = p.occupied() + Geometry::<W, H>::BOTTOM;
-    if (next & !ours).any() || Geometry::<W, H>::has_four(p.current() | (open & ours)) {
+    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) {
+        return None;
+    }
+    // The first, third, ... empty cell of a column has the parity of the
+    // top row's sentinel exactly when the column has an even number of
+    // empty cells.
+    let ours = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | p.playable());
+    if Geometry::<W, H>::has_four(p.current() | ours) {
         return None;
     }
     if Geometry::<W, H>::has_four(p.opponent() | (open & !ours)) {
@@ -71,32 +79,34 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
     }
 }
 
-/// A lower bound on the score of `p` from claiming even ourselves, if one
-/// move makes every column's number of empty cells even: after it, the
-/// opponent is where [`claimeven_max`] puts us.
+/// A lower bound on the score of `p` from claiming even ourselves, if the
+/// number of empty cells is odd: after a move into the next cell of a
+/// column with an odd number of empty cells, the opponent is where
+/// [`claimeven_max`] puts us. The best bound over those moves.
 #[inline(always)]
 pub(super) fn claimeven_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
 ) -> Option<i32> {
-    let theirs = Geometry::<W, H>::ROW_PARITY[H % 2];
-    let next = p.occupied() + Geometry::<W, H>::BOTTOM;
-    let odd = next & !theirs;
-    if odd.has_several() || odd.is_empty() {
+    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) {
         return None;
     }
-    // `odd` is the next cell of the one column with an odd number of empty
-    // cells; after we play it the opponent moves first into even columns,
-    // and takes the cells of the top row's parity.
-    let open = open & !odd;
-    if Geometry::<W, H>::has_four(p.opponent() | (open & theirs)) {
-        return None;
+    let parity = Geometry::<W, H>::ROW_PARITY[H % 2];
+    let next = p.playable();
+    let mut best = None;
+    for cell in (next & !parity).iter() {
+        let open = open & !cell;
+        let next = (next ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
+        let theirs = open & (parity | next);
+        if Geometry::<W, H>::has_four(p.opponent() | theirs) {
+            continue;
+        }
+        if Geometry::<W, H>::has_four(p.current() | cell | (open & !theirs)) {
+            return Some(Solver::<W, H>::win_score((W * H) as i32 - 1));
+        }
+        best = Some(0);
     }
-    if Geometry::<W, H>::has_four(p.current() | odd | (open & !theirs)) {
-        Some(Solver::<W, H>::win_score((W * H) as i32 - 1))
-    } else {
-        Some(0)
-    }
+    best
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //! never searched, moves are tried centre-first and most-threatening-first,
 //! and a position and its mirror image share table entries. Static bounds
 //! end many searches early: a side with no line left open cannot win, and
-//! a side that can answer every move on top of it ("claimeven") decides
-//! which cells each side gets.
+//! a side that can answer nearly every move on top of it ("claimeven")
+//! bounds which cells each side gets.
 //!
 //! The parts, in the order a search uses them:
 //! - this module: the [`Solver`] and its probe loop, which narrows the
