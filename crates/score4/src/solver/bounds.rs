@@ -80,9 +80,8 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
 }
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
-/// number of empty cells is odd: after a move into the next cell of a
-/// column with an odd number of empty cells, the opponent is where
-/// [`claimeven_max`] puts us. The best bound over those moves.
+/// number of empty cells is odd: after any move, the opponent is where
+/// [`claimeven_max`] puts us. The best bound over our moves.
 #[inline(always)]
 pub(super) fn claimeven_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -94,7 +93,7 @@ pub(super) fn claimeven_min<const W: usize, const H: usize>(
     let parity = Geometry::<W, H>::ROW_PARITY[H % 2];
     let next = p.playable();
     let mut best = None;
-    for cell in (next & !parity).iter() {
+    for cell in next.iter() {
         let open = open & !cell;
         let next = (next ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
         let theirs = open & (parity | next);
