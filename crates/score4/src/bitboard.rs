@@ -261,6 +261,10 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     /// Every cell of the board (no sentinels).
     pub const BOARD: Bitboard = Bitboard(Self::BOTTOM.0 * ((1u64 << H) - 1));
 
+    /// The cell above the top of every column (row `H`): no disc goes
+    /// there, so a carry or borrow in one column never reaches the next.
+    pub const SENTINELS: Bitboard = Bitboard(Self::BOTTOM.0 << H);
+
     /// The cells of the even rows (0, 2, ...), then those of the odd rows,
     /// sentinels included: the sentinel row `H` is where a full column's
     /// next disc would go.

@@ -7,8 +7,9 @@
 //!   column with an odd number of empty cells it answers in another such
 //!   column), which bounds the cells each side gets. If the side to move
 //!   cannot make four with the most it can get, it cannot win; if the
-//!   other side's least makes four, it loses. With an odd number, a move
-//!   gives the mover the same strategy, and so a floor.
+//!   other side's least makes four, it loses. A four of the side to move
+//!   lying right on top of one of the other's never completes. With an
+//!   odd number, a move gives the mover the same strategy, and so a floor.
 
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
@@ -34,12 +35,12 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
     let min = if alpha < 0 && !Geometry::<W, H>::has_four(p.opponent() | open) {
         0
     } else {
-        claimeven_min(p, open).unwrap_or(-Solver::<W, H>::win_score(n + 2))
+        claimeven_min(p, open, alpha).unwrap_or(-Solver::<W, H>::win_score(n + 2))
     };
     let max = if beta > 0 && !Geometry::<W, H>::has_four(p.current() | open) {
         0
     } else {
-        claimeven_max(p, open).unwrap_or(Solver::<W, H>::win_score(n + 2))
+        claimeven_max(p, open, beta).unwrap_or(Solver::<W, H>::win_score(n + 2))
     };
     (min, max)
 }
@@ -54,58 +55,125 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
 /// their number is even), which leaves both columns even. So we get at
 /// most the first, third, ... empty cell of each column and the next cell
 /// of each odd column, and the opponent all the rest. If even all of ours
-/// cannot make four with our discs, we never win: at best a draw, and a
-/// loss if the opponent's share makes four, at the latest with the last
-/// disc.
+/// cannot make four with our discs, or only fours on top of the
+/// opponent's, we never win: at best a draw, and a loss if the opponent's
+/// share makes four, at the latest with the last disc. Only a bound below
+/// `beta` if it cannot narrow `..beta`.
 #[inline(always)]
 pub(super) fn claimeven_max<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
+    beta: i32,
 ) -> Option<i32> {
-    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) {
+    let loss = -Solver::<W, H>::win_score((W * H) as i32 - 1);
+    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || beta <= loss {
         return None;
     }
-    // The first, third, ... empty cell of a column has the parity of the
-    // top row's sentinel exactly when the column has an even number of
-    // empty cells.
-    let ours = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | p.playable());
-    if Geometry::<W, H>::has_four(p.current() | ours) {
-        return None;
-    }
-    if Geometry::<W, H>::has_four(p.opponent() | (open & !ours)) {
-        Some(-Solver::<W, H>::win_score((W * H) as i32 - 1))
-    } else {
-        Some(0)
-    }
+    // At or below a draw, only a loss narrows the window.
+    let claimer_wins = claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0);
+    claimer_wins.map(|lost| if lost { loss } else { 0 })
 }
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
 /// number of empty cells is odd: after any move, the opponent is where
-/// [`claimeven_max`] puts us. The best bound over our moves.
+/// [`claimeven_max`] puts us. The best bound over our moves; only a
+/// bound above `alpha` if it cannot narrow `alpha..`.
 #[inline(always)]
 pub(super) fn claimeven_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
+    alpha: i32,
 ) -> Option<i32> {
-    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) {
+    let win = Solver::<W, H>::win_score((W * H) as i32 - 1);
+    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || alpha >= win {
         return None;
     }
-    let parity = Geometry::<W, H>::ROW_PARITY[H % 2];
     let next = p.playable();
     let mut best = None;
     for cell in next.iter() {
-        let open = open & !cell;
-        let next = (next ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
-        let theirs = open & (parity | next);
-        if Geometry::<W, H>::has_four(p.opponent() | theirs) {
-            continue;
+        let after = (next ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
+        let us = p.current() | cell;
+        match claimeven::<W, H>(p.opponent(), us, open & !cell, after, alpha >= 0) {
+            Some(true) => return Some(win),
+            Some(false) => best = Some(0),
+            None => {}
         }
-        if Geometry::<W, H>::has_four(p.current() | cell | (open & !theirs)) {
-            return Some(Solver::<W, H>::win_score((W * H) as i32 - 1));
-        }
-        best = Some(0);
     }
     best
+}
+
+/// The outcome when the side to move (`mover`'s discs) faces claimeven by
+/// the other (`claimer`'s), with an even number of `open` cells, `next`
+/// being the playable ones: none if the mover might make four, else
+/// whether the claimer surely does. When only the claimer's win would do
+/// (`need_win`), none also when it is not sure.
+#[inline(always)]
+fn claimeven<const W: usize, const H: usize>(
+    mover: Bitboard,
+    claimer: Bitboard,
+    open: Bitboard,
+    next: Bitboard,
+    need_win: bool,
+) -> Option<bool> {
+    // The first, third, ... empty cell of a column has the parity of the
+    // top row's sentinel exactly when the column has an even number of
+    // empty cells.
+    let share = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | next);
+    let claimed = claimer | (open & !share);
+    let share = mover | share;
+    // Each test first where it most often settles the question.
+    let claimer_wins = if need_win {
+        if !Geometry::<W, H>::has_four(claimed) {
+            return None;
+        }
+        true
+    } else {
+        if !Geometry::<W, H>::has_four(share) {
+            return Some(Geometry::<W, H>::has_four(claimed));
+        }
+        Geometry::<W, H>::has_four(claimed)
+    };
+    // The mover has fours in its share; only fours of the claimer's under
+    // them can stop them.
+    if !claimer_wins || completes_first::<W, H>(share, claimed) {
+        return None;
+    }
+    Some(true)
+}
+
+/// Whether a side holding at most `share` might make four before the
+/// other, holding at least `claimed` (no cell of `share`) and answering on
+/// top, makes its own. A four of `share` with one of `claimed` right
+/// under it (the same direction, the same columns, every cell lower) never
+/// completes: its cells go on top of the other's, which are then all
+/// filled.
+#[inline(always)]
+fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bitboard) -> bool {
+    let stride = Geometry::<W, H>::STRIDE;
+    // Each four of a direction as the bit of its lowest cell in the layout.
+    let fours = |b: u64, step: u32| {
+        let pairs = b & (b >> step);
+        pairs & (pairs >> (2 * step))
+    };
+    if fours(share.bits(), 1) != 0 {
+        // A vertical four cannot lie on top of another.
+        return true;
+    }
+    let sentinels = Geometry::<W, H>::SENTINELS.bits();
+    for step in [stride, stride - 1, stride + 1] {
+        let ours = fours(share.bits(), step);
+        if ours == 0 {
+            continue;
+        }
+        let theirs = fours(claimed.bits(), step);
+        // Borrowing from each column's sentinel sets the lowest of the
+        // column's bits of `theirs` and every cell above it.
+        let covered = sentinels.wrapping_sub(theirs) | theirs;
+        if ours & !covered != 0 {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -126,11 +194,11 @@ mod tests {
             }
             let score = plain_negamax(&p, &mut memo);
             let open = Geometry::<W, H>::BOARD & !p.occupied();
-            if let Some(max) = claimeven_max(&p, open) {
+            if let Some(max) = claimeven_max(&p, open, 100) {
                 assert!(score <= max, "{score} > {max}\n{p}");
                 uppers += 1;
             }
-            if let Some(min) = claimeven_min(&p, open) {
+            if let Some(min) = claimeven_min(&p, open, -100) {
                 assert!(score >= min, "{score} < {min}\n{p}");
                 lowers += 1;
             }
@@ -153,8 +221,14 @@ mod tests {
 
     #[test]
     fn bounds_hold_on_every_small_board_position() {
-        // An even and an odd number of rows: the shares swap parity.
-        for (uppers, lowers) in [check_bounds::<4, 4>(), check_bounds::<4, 3>()] {
+        // An even and an odd number of rows (the shares swap parity), and
+        // room for fours on top of fours in every direction.
+        for (uppers, lowers) in [
+            check_bounds::<4, 4>(),
+            check_bounds::<4, 3>(),
+            check_bounds::<4, 5>(),
+            check_bounds::<5, 4>(),
+        ] {
             assert!(uppers > 100 && lowers > 100, "{uppers} {lowers}");
         }
     }
