@@ -143,37 +143,53 @@ fn claimeven<const W: usize, const H: usize>(
 
 /// Whether a side holding at most `share` might make four before the
 /// other, holding at least `claimed` (no cell of `share`) and answering on
-/// top, makes its own. A four of `share` with one of `claimed` right
-/// under it (the same direction, the same columns, every cell lower) never
-/// completes: its cells go on top of the other's, which are then all
-/// filled.
+/// top, makes its own. A four of `share` with one of `claimed` under it
+/// (in the same columns, each cell lower than ours) never completes: its
+/// cells go on top of the other's, which are then all filled.
 #[inline(always)]
 fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bitboard) -> bool {
     let stride = Geometry::<W, H>::STRIDE;
-    // Each four of a direction as the bit of its lowest cell in the layout.
+    // Each four of a direction as the bit of its lowest cell in the layout:
+    // for the three that are not vertical, a cell of the leftmost column.
     let fours = |b: u64, step: u32| {
         let pairs = b & (b >> step);
         pairs & (pairs >> (2 * step))
     };
-    if fours(share.bits(), 1) != 0 {
+    let ours = share.bits();
+    if fours(ours, 1) != 0 {
         // A vertical four cannot lie on top of another.
         return true;
     }
+    let (flat, rising, falling) = (
+        fours(ours, stride),
+        fours(ours, stride + 1),
+        fours(ours, stride - 1),
+    );
+    let theirs = claimed.bits();
+    let (t_flat, t_rising, t_falling) = (
+        fours(theirs, stride),
+        fours(theirs, stride + 1),
+        fours(theirs, stride - 1),
+    );
+    // Raising a four's lowest bit by 3 rows, where it stays in its column.
+    let low_rows = Geometry::<W, H>::BOTTOM.bits() * ((1u64 << H.saturating_sub(3)) - 1);
+    let raise = |b: u64| (b & low_rows) << 3;
     let sentinels = Geometry::<W, H>::SENTINELS.bits();
-    for step in [stride, stride - 1, stride + 1] {
-        let ours = fours(share.bits(), step);
-        if ours == 0 {
-            continue;
-        }
-        let theirs = fours(claimed.bits(), step);
-        // Borrowing from each column's sentinel sets the lowest of the
-        // column's bits of `theirs` and every cell above it.
-        let covered = sentinels.wrapping_sub(theirs) | theirs;
-        if ours & !covered != 0 {
-            return true;
-        }
-    }
-    false
+    // The cells strictly above the lowest bit of `under` in each column:
+    // borrowing from each column's sentinel sets that bit and flips every
+    // bit above it.
+    let above = |under: u64| {
+        let borrowed = sentinels.wrapping_sub(under);
+        (borrowed | under) ^ (borrowed & under)
+    };
+    // A four starting in column c covers another starting there when each
+    // of its cells lies below the other's: a flat or falling four under a
+    // flat one whose row is higher, under a rising one likewise, and a
+    // rising one three rows lower than the flat one; a falling one under a
+    // falling one, and a flat one three rows lower.
+    flat & !above(t_flat | t_falling | raise(t_rising)) != 0
+        || rising & !above(t_rising | t_flat | t_falling) != 0
+        || falling & !above(t_falling | raise(t_flat)) != 0
 }
 
 #[cfg(test)]
