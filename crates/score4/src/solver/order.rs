@@ -77,17 +77,16 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
             break;
         }
         let useful = threats & !dead;
-        // Threats the opponent could soon be forced to face count double:
-        // one right above a cell the opponent can play.
-        let threats_rank = useful.count() + (useful & (next << 1)).count();
+        // Threats the opponent could soon be forced to face count half as
+        // much again: one right above a cell the opponent can play.
         let rank = if hint == Some(col) {
             u32::MAX
         } else if alpha >= FAST_WIN {
             // Only a fast win will do, and fast wins come from moves that
             // the opponent must answer at once.
-            2 * threats_rank + 4 * forced.count()
+            2 * useful.count() + (useful & (next << 1)).count() + 4 * forced.count()
         } else {
-            threats_rank
+            2 * useful.count() + (useful & (next << 1)).count()
         };
         // Insertion sort, stable so that equal ranks stay centre first.
         let mut i = len;
