@@ -57,8 +57,8 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
 /// of each odd column, and the opponent all the rest. If even all of ours
 /// cannot make four with our discs, or only fours on top of the
 /// opponent's, we never win: at best a draw, and a loss if the opponent's
-/// share makes four, at the latest with the last disc. Only a bound below
-/// `beta` if it cannot narrow `..beta`.
+/// share makes four, at the latest with the last disc. None also where
+/// the bound could not narrow the window below `beta`.
 #[inline(always)]
 pub(super) fn claimeven_max<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -76,8 +76,8 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
 /// number of empty cells is odd: after any move, the opponent is where
-/// [`claimeven_max`] puts us. The best bound over our moves; only a
-/// bound above `alpha` if it cannot narrow `alpha..`.
+/// [`claimeven_max`] puts us. The best bound over our moves; none also
+/// where it could not narrow the window above `alpha`.
 #[inline(always)]
 pub(super) fn claimeven_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -182,11 +182,13 @@ fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bit
         let borrowed = sentinels.wrapping_sub(under);
         (borrowed | under) ^ (borrowed & under)
     };
-    // A four starting in column c covers another starting there when each
-    // of its cells lies below the other's: a flat or falling four under a
-    // flat one whose row is higher, under a rising one likewise, and a
-    // rising one three rows lower than the flat one; a falling one under a
-    // falling one, and a flat one three rows lower.
+    // A four of the other's covers one of ours starting in the same column
+    // when each of its cells lies lower in its column. Under our flat
+    // four: a flat or falling one starting lower, or a rising one whose top
+    // is lower (its start raised three rows). Under our rising one: any
+    // flat, rising or falling one starting lower. Under our falling one: a
+    // falling one starting lower, or a flat one below our last cell. (A
+    // rising one under a falling one needs seven rows; it is left out.)
     flat & !above(t_flat | t_falling | raise(t_rising)) != 0
         || rising & !above(t_rising | t_flat | t_falling) != 0
         || falling & !above(t_falling | raise(t_flat)) != 0
