@@ -265,6 +265,14 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     /// there, so a carry or borrow in one column never reaches the next.
     pub const SENTINELS: Bitboard = Bitboard(Self::BOTTOM.0 << H);
 
+    /// The playable cells after a disc drops into `cell`, one of the
+    /// `playable` ones: the cell above it takes its place, if the column
+    /// has one.
+    #[inline(always)]
+    pub const fn playable_after(playable: Bitboard, cell: Bitboard) -> Bitboard {
+        Bitboard((playable.0 ^ cell.0) | ((cell.0 << 1) & Self::BOARD.0))
+    }
+
     /// The cells of the even rows (0, 2, ...), then those of the odd rows,
     /// sentinels included: the sentinel row `H` is where a full column's
     /// next disc would go.

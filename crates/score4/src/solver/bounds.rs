@@ -91,7 +91,7 @@ pub(super) fn claimeven_min<const W: usize, const H: usize>(
     let next = p.playable();
     let mut best = None;
     for cell in next.iter() {
-        let after = (next ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
+        let after = Geometry::<W, H>::playable_after(next, cell);
         let us = p.current() | cell;
         match claimeven::<W, H>(p.opponent(), us, open & !cell, after, alpha >= 0) {
             Some(true) => return Some(win),
@@ -134,7 +134,8 @@ fn claimeven<const W: usize, const H: usize>(
         Geometry::<W, H>::has_four(claimed)
     };
     // The mover has fours in its share; only fours of the claimer's under
-    // them can stop them.
+    // them can stop them. (Written so, it compiles to fewer instructions
+    // than the same tests folded into one condition.)
     if !claimer_wins || completes_first::<W, H>(share, claimed) {
         return None;
     }

@@ -62,7 +62,7 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
         let threats = Bitboard(all_threats[k]) & !occupied;
         child_threats[col] = threats;
         // The opponent's non-losing moves (see Position::non_losing_moves).
-        let next = (playable ^ cell) | ((cell << 1) & Geometry::<W, H>::BOARD);
+        let next = Geometry::<W, H>::playable_after(playable, cell);
         let forced = next & threats;
         let replies = if forced.has_several() {
             Bitboard::EMPTY
