@@ -102,14 +102,18 @@ pub struct Bounds {
 /// replaced (see the module documentation).
 pub struct Table {
     entries: Box<[AtomicU64]>,
-    /// Width of the keys stored.
-    key_bits: u32,
     /// Key bits kept in each entry beside the index.
     check_bits: u32,
     /// The largest generation that fits beside the check.
     last_generation: u64,
     /// Tags written now carry this generation.
     generation: u64,
+    /// The same three, ready for `slot`, which every look-up, store and
+    /// prefetch runs: the key bits hashed, the check's bits, and the
+    /// generation in place in the tag.
+    key_mask: u64,
+    check_mask: u64,
+    generation_tag: u64,
 }
 
 impl Table {
@@ -148,7 +152,6 @@ impl Table {
         ask_for_huge_pages(&entries);
         Ok(Table {
             entries,
-            key_bits,
             check_bits,
             last_generation: if generation_bits >= 63 {
                 u64::MAX >> 1
@@ -156,6 +159,9 @@ impl Table {
                 (1u64 << generation_bits) - 1
             },
             generation: 0,
+            key_mask: u64::MAX >> (64 - key_bits),
+            check_mask: !(u64::MAX << check_bits),
+            generation_tag: 0,
         })
     }
 
@@ -202,15 +208,15 @@ impl Table {
             }
             self.generation = 0;
         }
+        self.generation_tag = self.generation << self.check_bits;
     }
 
     /// The first entry of the bucket of `key`, and the tag its entry carries.
     #[inline(always)]
     fn slot(&self, key: u64) -> (usize, u64) {
-        let h = key.wrapping_mul(SCRAMBLE) & (u64::MAX >> (64 - self.key_bits));
+        let h = key.wrapping_mul(SCRAMBLE) & self.key_mask;
         let bucket = (h >> self.check_bits) as usize;
-        let check = h & !(u64::MAX << self.check_bits);
-        (bucket * 2, self.generation << self.check_bits | check)
+        (bucket * 2, self.generation_tag | (h & self.check_mask))
     }
 
     /// Whether entry `e` belongs to the current generation.
@@ -227,7 +233,9 @@ impl Table {
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             let (index, _) = self.slot(key);
-            let entry: *const AtomicU64 = &self.entries[index];
+            // Only an address: a prefetch never faults, and `slot` keeps
+            // the index in the table anyway.
+            let entry = self.entries.as_ptr().wrapping_add(index);
             // SAFETY: prefetching is only a hint and never faults; SSE is
             // part of every x86_64 target.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
