@@ -7,9 +7,11 @@
 //!   column with an odd number of empty cells it answers in another such
 //!   column), which bounds the cells each side gets. If the side to move
 //!   cannot make four with the most it can get, it cannot win; if the
-//!   other side's least makes four, it loses. A four of the side to move
-//!   lying right on top of one of the other's never completes. With an
-//!   odd number, a move gives the mover the same strategy, and so a floor.
+//!   other side's least makes four, it loses, and no later than the side
+//!   to move can put off the last cell of that four. A four of the side
+//!   to move lying right on top of one of the other's never completes.
+//!   With an odd number, a move gives the mover the same strategy, and so
+//!   a floor.
 
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
@@ -57,7 +59,7 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
 /// of each odd column, and the opponent all the rest. If even all of ours
 /// cannot make four with our discs, or only fours on top of the
 /// opponent's, we never win: at best a draw, and a loss if the opponent's
-/// share makes four, at the latest with the last disc. None also where
+/// share makes four, by the move [`latest_win`] tells. None also where
 /// the bound could not narrow the window below `beta`.
 #[inline(always)]
 pub(super) fn claimeven_max<const W: usize, const H: usize>(
@@ -65,13 +67,14 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
     open: Bitboard,
     beta: i32,
 ) -> Option<i32> {
-    let loss = -Solver::<W, H>::win_score((W * H) as i32 - 1);
-    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || beta <= loss {
+    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2)
+        || beta <= -best_win::<W, H>()
+    {
         return None;
     }
     // At or below a draw, only a loss narrows the window.
-    let claimer_wins = claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0);
-    claimer_wins.map(|lost| if lost { loss } else { 0 })
+    let outcome = claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0);
+    outcome.map(|won_by| won_by.map_or(0, |k| -Solver::<W, H>::win_score(k - 1)))
 }
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
@@ -84,8 +87,8 @@ pub(super) fn claimeven_min<const W: usize, const H: usize>(
     open: Bitboard,
     alpha: i32,
 ) -> Option<i32> {
-    let win = Solver::<W, H>::win_score((W * H) as i32 - 1);
-    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || alpha >= win {
+    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || alpha >= best_win::<W, H>()
+    {
         return None;
     }
     if no_move_claims_even(p, open, alpha >= 0) {
@@ -118,7 +121,7 @@ fn no_move_claims_even<const W: usize, const H: usize>(
 }
 
 /// The best claimeven bound over our moves (`claimeven_min` without the
-/// shortcut): a win if one move gives a sure win, else a draw if one
+/// shortcut): the soonest sure win a move gives, else a draw if one
 /// leaves the opponent no four, else none.
 #[inline(always)]
 fn best_move_claiming_even<const W: usize, const H: usize>(
@@ -126,16 +129,17 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
     open: Bitboard,
     need_win: bool,
 ) -> Option<i32> {
-    let win = Solver::<W, H>::win_score((W * H) as i32 - 1);
     let next = p.playable();
     let mut best = None;
     for cell in next.iter() {
         let after = Geometry::<W, H>::playable_after(next, cell);
         let us = p.current() | cell;
-        match claimeven::<W, H>(p.opponent(), us, open & !cell, after, need_win) {
-            Some(true) => return Some(win),
-            Some(false) => best = Some(0),
-            None => {}
+        if let Some(won_by) = claimeven::<W, H>(p.opponent(), us, open & !cell, after, need_win) {
+            let score = won_by.map_or(0, |k| Solver::<W, H>::win_score(k - 1));
+            if score == best_win::<W, H>() {
+                return Some(score);
+            }
+            best = best.max(Some(score));
         }
     }
     best
@@ -144,7 +148,8 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
 /// The outcome when the side to move (`mover`'s discs) faces claimeven by
 /// the other (`claimer`'s), with an even number of `open` cells, `next`
 /// being the playable ones: none if the mover might make four, else
-/// whether the claimer surely does. When only the claimer's win would do
+/// whether the claimer surely does, and if so by which move at the latest
+/// (see [`latest_win`]). When only the claimer's win would do
 /// (`need_win`), none also when it is not sure.
 #[inline(always)]
 fn claimeven<const W: usize, const H: usize>(
@@ -153,7 +158,7 @@ fn claimeven<const W: usize, const H: usize>(
     open: Bitboard,
     next: Bitboard,
     need_win: bool,
-) -> Option<bool> {
+) -> Option<Option<i32>> {
     // The first, third, ... empty cell of a column has the parity of the
     // top row's sentinel exactly when the column has an even number of
     // empty cells.
@@ -168,7 +173,9 @@ fn claimeven<const W: usize, const H: usize>(
         true
     } else {
         if !Geometry::<W, H>::has_four(share) {
-            return Some(Geometry::<W, H>::has_four(claimed));
+            return Some(
+                Geometry::<W, H>::has_four(claimed).then(|| latest_win::<W, H>(claimed, open)),
+            );
         }
         Geometry::<W, H>::has_four(claimed)
     };
@@ -178,7 +185,35 @@ fn claimeven<const W: usize, const H: usize>(
     if !claimer_wins || completes_first::<W, H>(share, claimed) {
         return None;
     }
-    Some(true)
+    Some(Some(latest_win::<W, H>(claimed, open)))
+}
+
+/// The most a claimeven win can score: play can put off the claimer's
+/// last cell by at most the cells above it, `H - 1`.
+#[inline(always)]
+fn best_win<const W: usize, const H: usize>() -> i32 {
+    Solver::<W, H>::win_score((W * H) as i32 - H as i32)
+}
+
+/// The move (counted from the first of the game) by which a side sure to
+/// get every cell of `claimed` has made four at the latest, `open` being
+/// the empty cells, when the other never makes four. A four is complete
+/// once its last empty cell is filled, and play can put that off only by
+/// the cells above it, all empty: the other side keeps for last the
+/// highest. So the lowest row a four's empty cells can all lie in tells.
+#[inline(always)]
+fn latest_win<const W: usize, const H: usize>(claimed: Bitboard, open: Bitboard) -> i32 {
+    let discs = claimed & !open;
+    // The search never asks after a move that wins at once.
+    debug_assert!(!Geometry::<W, H>::has_four(discs));
+    let mut rows = Geometry::<W, H>::BOTTOM;
+    for row in 0..H {
+        if Geometry::<W, H>::has_four(discs | (claimed & open & rows)) {
+            return (Geometry::<W, H>::CELLS - (H - 1 - row) as u32) as i32;
+        }
+        rows = rows | (rows << 1);
+    }
+    Geometry::<W, H>::CELLS as i32
 }
 
 /// Whether a side holding at most `share` might make four before the
@@ -256,9 +291,12 @@ mod tests {
                 assert!(score <= max, "{score} > {max}\n{p}");
                 uppers += 1;
             }
-            if let Some(min) = claimeven_min(&p, open, -100) {
-                assert!(score >= min, "{score} < {min}\n{p}");
-                lowers += 1;
+            // Like the search, never where a move wins at once.
+            if !p.can_win_next() {
+                if let Some(min) = claimeven_min(&p, open, -100) {
+                    assert!(score >= min, "{score} < {min}\n{p}");
+                    lowers += 1;
+                }
             }
             if !p.is_game_over() && !p.can_win_next() && p.non_losing_moves().any() {
                 // A wide window, and null windows on both sides of zero.
@@ -303,7 +341,8 @@ mod tests {
                 continue;
             }
             let open = Geometry::<W, H>::BOARD & !p.occupied();
-            if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) {
+            let odd = !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2);
+            if odd && !p.can_win_next() {
                 for need_win in [false, true] {
                     if no_move_claims_even(&p, open, need_win) {
                         let best = best_move_claiming_even(&p, open, need_win);
