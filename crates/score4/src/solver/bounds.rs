@@ -73,8 +73,8 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
         return None;
     }
     // At or below a draw, only a loss narrows the window.
-    let outcome = claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0);
-    outcome.map(|won_by| won_by.map_or(0, |k| -Solver::<W, H>::win_score(k - 1)))
+    claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0)
+        .map(|outcome| -outcome.claimer_score::<W, H>())
 }
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
@@ -134,8 +134,8 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
     for cell in next.iter() {
         let after = Geometry::<W, H>::playable_after(next, cell);
         let us = p.current() | cell;
-        if let Some(won_by) = claimeven::<W, H>(p.opponent(), us, open & !cell, after, need_win) {
-            let score = won_by.map_or(0, |k| Solver::<W, H>::win_score(k - 1));
+        if let Some(outcome) = claimeven::<W, H>(p.opponent(), us, open & !cell, after, need_win) {
+            let score = outcome.claimer_score::<W, H>();
             if score == best_win::<W, H>() {
                 return Some(score);
             }
@@ -145,12 +145,32 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
     best
 }
 
+/// What claimeven settles, when the mover cannot make four.
+#[derive(Clone, Copy)]
+enum Outcome {
+    /// The mover never makes four: at best a draw for it.
+    MoverCannotWin,
+    /// And the claimer makes four by this move (counted from the first
+    /// of the game) at the latest: see [`latest_win`].
+    ClaimerWinsBy(i32),
+}
+
+impl Outcome {
+    /// The least the claimer scores.
+    #[inline(always)]
+    fn claimer_score<const W: usize, const H: usize>(self) -> i32 {
+        match self {
+            Outcome::MoverCannotWin => 0,
+            Outcome::ClaimerWinsBy(k) => Solver::<W, H>::win_score(k - 1),
+        }
+    }
+}
+
 /// The outcome when the side to move (`mover`'s discs) faces claimeven by
 /// the other (`claimer`'s), with an even number of `open` cells, `next`
-/// being the playable ones: none if the mover might make four, else
-/// whether the claimer surely does, and if so by which move at the latest
-/// (see [`latest_win`]). When only the claimer's win would do
-/// (`need_win`), none also when it is not sure.
+/// being the playable ones: none if the mover might make four. When only
+/// the claimer's win would do (`need_win`), none also when it is not
+/// sure.
 #[inline(always)]
 fn claimeven<const W: usize, const H: usize>(
     mover: Bitboard,
@@ -158,7 +178,7 @@ fn claimeven<const W: usize, const H: usize>(
     open: Bitboard,
     next: Bitboard,
     need_win: bool,
-) -> Option<Option<i32>> {
+) -> Option<Outcome> {
     // The first, third, ... empty cell of a column has the parity of the
     // top row's sentinel exactly when the column has an even number of
     // empty cells.
@@ -173,9 +193,11 @@ fn claimeven<const W: usize, const H: usize>(
         true
     } else {
         if !Geometry::<W, H>::has_four(share) {
-            return Some(
-                Geometry::<W, H>::has_four(claimed).then(|| latest_win::<W, H>(claimed, open)),
-            );
+            return Some(if Geometry::<W, H>::has_four(claimed) {
+                Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open))
+            } else {
+                Outcome::MoverCannotWin
+            });
         }
         Geometry::<W, H>::has_four(claimed)
     };
@@ -185,7 +207,7 @@ fn claimeven<const W: usize, const H: usize>(
     if !claimer_wins || completes_first::<W, H>(share, claimed) {
         return None;
     }
-    Some(Some(latest_win::<W, H>(claimed, open)))
+    Some(Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open)))
 }
 
 /// The most a claimeven win can score: play can put off the claimer's
@@ -274,17 +296,32 @@ mod tests {
     use super::*;
     use crate::solver::plain::plain_negamax;
 
-    /// Checks every bound on every position reachable on a small board
-    /// against exact scores; returns how often each claimeven bound applied.
-    fn check_bounds<const W: usize, const H: usize>() -> (usize, usize) {
-        let mut memo = std::collections::HashMap::new();
+    /// Calls `f` once on every position reachable on a `W`x`H` board from
+    /// the empty one, finished games left out.
+    fn for_each_position<const W: usize, const H: usize>(mut f: impl FnMut(&Position<W, H>)) {
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![Position::<W, H>::new()];
-        let (mut uppers, mut lowers) = (0, 0);
         while let Some(p) = stack.pop() {
             if !seen.insert(p.key()) {
                 continue;
             }
+            f(&p);
+            for col in p.playable_columns() {
+                let child = p.after(col);
+                if !child.is_game_over() {
+                    stack.push(child);
+                }
+            }
+        }
+    }
+
+    /// Checks every bound on every position reachable on a small board
+    /// against exact scores; returns how often each claimeven bound applied.
+    fn check_bounds<const W: usize, const H: usize>() -> (usize, usize) {
+        let mut memo = std::collections::HashMap::new();
+        let (mut uppers, mut lowers) = (0, 0);
+        for_each_position::<W, H>(|p| {
+            let p = *p;
             let score = plain_negamax(&p, &mut memo);
             let open = Geometry::<W, H>::BOARD & !p.occupied();
             if let Some(max) = claimeven_max(&p, open, 100) {
@@ -305,13 +342,7 @@ mod tests {
                     assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
                 }
             }
-            for col in p.playable_columns() {
-                let child = p.after(col);
-                if !child.is_game_over() {
-                    stack.push(child);
-                }
-            }
-        }
+        });
         (uppers, lowers)
     }
 
@@ -333,31 +364,20 @@ mod tests {
     /// `claimeven_min` only skips moves that give no bound; returns how
     /// often it skipped them.
     fn check_shortcut<const W: usize, const H: usize>() -> usize {
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![Position::<W, H>::new()];
         let mut skipped = 0;
-        while let Some(p) = stack.pop() {
-            if !seen.insert(p.key()) {
-                continue;
-            }
+        for_each_position::<W, H>(|p| {
             let open = Geometry::<W, H>::BOARD & !p.occupied();
             let odd = !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2);
             if odd && !p.can_win_next() {
                 for need_win in [false, true] {
-                    if no_move_claims_even(&p, open, need_win) {
-                        let best = best_move_claiming_even(&p, open, need_win);
+                    if no_move_claims_even(p, open, need_win) {
+                        let best = best_move_claiming_even(p, open, need_win);
                         assert_eq!(best, None, "need_win {need_win}\n{p}");
                         skipped += 1;
                     }
                 }
             }
-            for col in p.playable_columns() {
-                let child = p.after(col);
-                if !child.is_game_over() {
-                    stack.push(child);
-                }
-            }
-        }
+        });
         skipped
     }
 
