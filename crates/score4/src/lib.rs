@@ -4,6 +4,7 @@
 //! Read it top-down:
 //! - [`bitboard`]: the bit layout every other module derives its masks from.
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
+//! - [`score`]: what a score means: who wins, and with which disc.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
 //! - [`render`](mod@render): both boards drawn as the Score4 console driver draws them.
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
@@ -39,6 +40,7 @@ pub mod heuristic;
 pub mod input;
 pub mod position;
 pub mod render;
+pub mod score;
 pub mod size;
 pub mod solver;
 pub mod table;

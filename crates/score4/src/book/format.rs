@@ -207,7 +207,7 @@ impl Book {
             return Err(BookError::Checksum);
         }
         // The best score any position can have: a win with the first disc.
-        let best = ((size.width() * size.height()) as i32 + 1) / 2;
+        let best = crate::score::best(size.width() * size.height());
         let mut previous = None;
         for (i, record) in records.chunks_exact(key_bytes + 1).enumerate() {
             let mut key = [0u8; 8];

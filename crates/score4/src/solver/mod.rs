@@ -1,6 +1,6 @@
 //! The perfect solver: the exact game value of any position.
 //!
-//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! Scores follow the [`score`](crate::score) convention: positive when
 //! the side to move wins, larger for a faster win. The search is negamax with
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
@@ -51,6 +51,7 @@ use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
+use crate::score;
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
@@ -289,11 +290,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The score a win scores for the side to move when it wins with the
-    /// move after `moves` moves played: one point per disc it has left.
-    /// This is the one place that says what a win scores.
+    /// move after `moves` moves played (see [`score::win`]).
     #[inline(always)]
     pub(crate) fn win_score(moves: i32) -> i32 {
-        (Self::CELLS + 1 - moves) / 2
+        score::win(W * H, moves as u32)
     }
 
     /// The score of a finished game from the side to move, or `None` if
@@ -310,10 +310,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The exact score of `p` for the side to move.
     ///
-    /// With `n` moves played, a win by the side to move with the move after
-    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
-    /// opponent's win, and a draw 0: both sides win as fast and lose as
-    /// slowly as they can.
+    /// Scores follow the [`score`] convention: a win scores more the sooner
+    /// it comes, a loss is the negation of the opponent's win, a draw is 0;
+    /// both sides win as fast and lose as slowly as they can.
     ///
     /// A finished game is not an error here: a full board scores 0, and a
     /// position whose last move made four scores that win, negated, from
@@ -388,7 +387,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The score of every move for the side to move (the score of the
     /// position after it, negated), `None` for a full column. A move that
-    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// wins at once scores [`score::win`] of the moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
         let mut scores = [None; W];
