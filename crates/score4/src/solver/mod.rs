@@ -55,7 +55,7 @@ use crate::score;
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
+use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
 ///
@@ -335,23 +335,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let mut max = Self::win_score(n + 2);
         let mut probes = 0;
         while min < max {
-            // Bisect, but probe far from zero first: a win (or loss) that
-            // must come soon is cheap to prove or refute, since the move
-            // count bounds cut off the long lines. Once two such probes have
-            // narrowed the range, a range that still spans zero is probed
-            // at zero: most positions score close to it, and the sign is
-            // the one probe no exact solve avoids. Early positions then walk
-            // outward from zero on the known side: see WALK_BELOW_MOVES.
-            let mut probe = min + (max - min) / 2;
-            if probes >= 2 && min < 0 && max > 0 {
-                probe = 0;
-            } else if probes >= 2 && n < WALK_BELOW_MOVES {
-                probe = if min >= 0 { min } else { max - 1 };
-            } else if probe <= 0 && min / 2 < probe {
-                probe = min / 2;
-            } else if probe >= 0 && max / 2 > probe {
-                probe = max / 2;
-            }
+            let probe = tuning::next_probe(min, max, probes, n);
             probes += 1;
             let r = self.search(p, probe, probe + 1);
             if r <= probe {
@@ -502,7 +486,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// [`search`](Self::search) without the record.
     fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
-        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
+        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
+        {
             let mut search = Search::new(self.tables(0), self.searched, None);
             let score = search.negamax(p, alpha, beta);
             self.searched = search.nodes;
