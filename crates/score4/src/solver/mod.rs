@@ -43,9 +43,11 @@ pub(crate) mod plain;
 mod search;
 #[cfg(feature = "search-stats")]
 pub mod stats;
+mod stop;
 pub mod tuning;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
@@ -53,6 +55,8 @@ pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
+use stop::Limits;
+pub use stop::{StopHandle, Stopped};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
 use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
 
@@ -88,6 +92,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     /// The searches since the last [`reset_nodes`](Self::reset_nodes), up
     /// to [`MAX_PROBES`]; allocated once, so recording never allocates.
     probes: Vec<Probe>,
+    /// Stops the `*_until` searches from another thread.
+    stop: StopHandle,
+    /// While a `*_until` call runs: what may stop its searches.
+    until: Option<Option<Instant>>,
 }
 
 /// Most searches [`Solver::probes`] keeps: room for a strong solve of
@@ -173,6 +181,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             threads: 1,
             book: Self::built_in_book(),
             probes: Vec::with_capacity(MAX_PROBES),
+            stop: StopHandle::default(),
+            until: None,
         })
     }
 
@@ -320,15 +330,84 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the side to move. [`try_solve`](Self::try_solve) rejects those
     /// instead.
     pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_inner(p))
+    }
+
+    /// [`solve`](Self::solve), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_inner(p))
+    }
+
+    /// A handle that stops this solver's `*_until` searches from another
+    /// thread.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use score4::{Position, Solver, Stopped};
+    ///
+    /// let mut solver = Solver::<7, 6>::new();
+    /// solver.drop_book();
+    /// let handle = solver.stop_handle();
+    /// handle.stop();
+    /// let empty = Position::<7, 6>::new();
+    /// assert_eq!(solver.solve_until(&empty, None), Err(Stopped));
+    /// handle.resume();
+    /// // A position settled at once needs no search and no time.
+    /// let p: Position = "445566".parse().unwrap();
+    /// let soon = Instant::now() + Duration::from_secs(60);
+    /// assert_eq!(solver.solve_until(&p, Some(soon)), Ok(18));
+    /// ```
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Runs `f` with its searches stoppable by the handle or at `deadline`.
+    fn stoppable<T>(
+        &mut self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
+        self.until = Some(deadline);
+        let result = f(self);
+        self.until = None;
+        result
+    }
+
+    /// The answer of a search nothing could stop.
+    fn unstoppable<T>(result: Result<T, Stopped>) -> T {
+        match result {
+            Ok(answer) => answer,
+            Err(Stopped) => unreachable!("only the *_until searches can be stopped"),
+        }
+    }
+
+    /// The limits of the searches of the call under way.
+    fn limits(&self) -> Limits<'_> {
+        match self.until {
+            Some(deadline) => Limits {
+                finished: None,
+                handle: Some(self.stop.flag()),
+                deadline,
+            },
+            None => Limits::default(),
+        }
+    }
+
+    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score;
+            return Ok(score);
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score;
+            return Ok(score);
         }
         let n = p.moves_played() as i32;
         if p.can_win_next() {
-            return Self::win_score(n);
+            return Ok(Self::win_score(n));
         }
         // The opponent wins at best with its next move, the side to move at
         // best with the move after that.
@@ -354,14 +433,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 probe = max / 2;
             }
             probes += 1;
-            let r = self.search(p, probe, probe + 1);
+            let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
                 max = r;
             } else {
                 min = r;
             }
         }
-        min
+        Ok(min)
     }
 
     /// Like [`solve`](Self::solve), but a finished game is an error.
@@ -374,16 +453,30 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// loses. Much cheaper than [`solve`](Self::solve). A finished game
     /// gets the sign of its [`solve`](Self::solve) score.
     pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_weak_inner(p))
+    }
+
+    /// [`solve_weak`](Self::solve_weak), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_weak_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_weak_inner(p))
+    }
+
+    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if p.can_win_next() {
-            return 1;
+            return Ok(1);
         }
-        self.search(p, -1, 1).signum()
+        Ok(self.search(p, -1, 1)?.signum())
     }
 
     /// The score of every move for the side to move (the score of the
@@ -391,6 +484,25 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        self.analyze_inner(p)
+            .map(|score| score.map(Self::unstoppable))
+    }
+
+    /// [`analyze`](Self::analyze), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`: the columns
+    /// settled before then have their score, the others `Err(Stopped)`.
+    pub fn analyze_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> [Option<Result<i32, Stopped>>; W] {
+        self.until = Some(deadline);
+        let scores = self.analyze_inner(p);
+        self.until = None;
+        scores
+    }
+
+    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
         let mut scores = [None; W];
         if p.is_game_over() {
             return scores;
@@ -399,9 +511,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         for (col, score) in scores.iter_mut().enumerate() {
             if p.can_play(col) {
                 *score = Some(if p.is_winning_move(col) {
-                    Self::win_score(n)
+                    Ok(Self::win_score(n))
                 } else {
-                    -self.solve(&p.after(col))
+                    self.solve_inner(&p.after(col)).map(|s| -s)
                 });
             }
         }
@@ -420,10 +532,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// centre first and the first that reaches the score is the answer;
     /// the others need no exact score.
     pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        Self::unstoppable(self.best_move_inner(p))
+    }
+
+    /// [`best_move`](Self::best_move), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn best_move_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<Option<usize>, Stopped> {
+        self.stoppable(deadline, |s| s.best_move_inner(p))
+    }
+
+    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
         if p.is_game_over() {
-            return None;
+            return Ok(None);
         }
-        let score = self.solve(p);
+        let score = self.solve_inner(p)?;
         let n = p.moves_played() as i32;
         for col in Self::ORDER {
             if !p.can_play(col) {
@@ -441,16 +567,20 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
                 -known >= score
             } else {
-                self.search(&child, -score, -score + 1) <= -score
+                self.search(&child, -score, -score + 1)? <= -score
             };
             if reaches {
-                return Some(col);
+                return Ok(Some(col));
             }
         }
         // Some move reaches the score, so this is never reached; were it,
         // the slow way still gives an answer.
         debug_assert!(false, "no move reaches the score\n{p:?}");
-        Self::best_of(&self.analyze(p))
+        let mut scores = [None; W];
+        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+            *score = analysed.transpose()?;
+        }
+        Ok(Self::best_of(&scores))
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
@@ -469,9 +599,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
     /// helper threads if it is worth it.
-    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let before = self.searched;
-        let result = self.search_unrecorded(p, alpha, beta);
+        let result = self.search_unrecorded(p, alpha, beta)?;
         if self.probes.len() < MAX_PROBES {
             self.probes.push(Probe {
                 alpha,
@@ -480,7 +610,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 nodes: self.searched - before,
             });
         }
-        result
+        Ok(result)
     }
 
     /// The tables thread `thread` searches with (0 is the main search):
@@ -502,17 +632,23 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// [`search`](Self::search) without the record.
-    fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    fn search_unrecorded(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(self.tables(0), self.searched, None);
+            let mut search = Search::new(self.tables(0), self.searched, self.limits());
             let score = search.negamax(p, alpha, beta);
+            let finished = search.finished();
             self.searched = search.nodes;
-            return score;
+            return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta);
+        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta, self.limits());
         self.searched += nodes;
-        score
+        score.ok_or(Stopped)
     }
 }
 
