@@ -55,16 +55,14 @@ enum Command {
 /// refuses are reported when the table is made.
 const MAX_TABLE_MB: usize = 1 << 16;
 
-/// The most threads `--threads` accepts: far more than lazy SMP gains from,
-/// few enough that the system starts them all.
-const MAX_THREADS: i64 = 256;
+/// The most threads `--threads` accepts (the library's limit, typed as
+/// clap's ranges are).
+const MAX_THREADS: i64 = score4::solver::MAX_THREADS as i64;
 
-/// Every core the system gives this process, at most [`MAX_THREADS`]: the
-/// threads of the commands that use them all by default.
+/// Every core the system gives this process: the threads of the commands
+/// that use them all by default.
 fn all_cores() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(MAX_THREADS as usize)
+    score4::solver::all_cores()
 }
 
 /// The board every solving command takes.

@@ -94,6 +94,19 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
 /// every move of [`Solver::analyze`].
 pub const MAX_PROBES: usize = 128;
 
+/// The most threads a front end should ask for: far more than lazy SMP
+/// gains from, few enough that the system starts them all.
+pub const MAX_THREADS: usize = 256;
+
+/// Every core the system gives this process, at most [`MAX_THREADS`]: the
+/// threads of the searches that use them all by default (`-perfect`, a
+/// book's build).
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_THREADS)
+}
+
 /// One search of a position within a window, as [`Solver::probes`]
 /// records it: the unit in which a solve spends its positions.
 ///
