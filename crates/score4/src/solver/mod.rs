@@ -20,6 +20,8 @@
 //! - `stats` (the `search-stats` feature): where the positions go, for
 //!   measuring;
 //! - [`tuning`]: every tunable, with the reason for its value;
+//! - `verdict`: a score read back as who wins with which disc
+//!   ([`Verdict`]);
 //! - the transposition table is [`crate::table`].
 //!
 //! ```
@@ -44,6 +46,7 @@ mod search;
 #[cfg(feature = "search-stats")]
 pub mod stats;
 pub mod tuning;
+mod verdict;
 
 use std::sync::Arc;
 
@@ -55,6 +58,7 @@ use crate::table::{Table, TableError};
 use search::{Search, Tables};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
 use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
+pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
 ///
@@ -105,6 +109,51 @@ pub fn all_cores() -> usize {
     std::thread::available_parallelism()
         .map_or(1, usize::from)
         .min(MAX_THREADS)
+}
+
+/// What to ask of a position: the one dispatch every front end uses
+/// (see [`Solver::answer`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Question {
+    /// The exact score ([`Solver::solve`]).
+    #[default]
+    Score,
+    /// Only who wins: 1, 0 or -1 ([`Solver::solve_weak`]).
+    Sign,
+    /// The score of every move ([`Solver::analyze`]).
+    Moves,
+    /// The score and every move that keeps it ([`Solver::best_moves`]).
+    Best,
+}
+
+/// The answer to a [`Question`], one variant for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply<const W: usize> {
+    /// The exact score.
+    Score(i32),
+    /// 1, 0 or -1.
+    Sign(i32),
+    /// Each column's score, `None` for a full column.
+    Moves([Option<i32>; W]),
+    /// The score, and for each column whether playing it keeps the score.
+    Best {
+        /// The position's exact score.
+        score: i32,
+        /// Whether each column is a best move.
+        moves: [bool; W],
+    },
+}
+
+impl<const W: usize> Reply<W> {
+    /// The position's value as asked: its score, or its sign for
+    /// [`Question::Sign`]; for [`Question::Moves`] the best move's score,
+    /// which is the position's (`None` if the game is over).
+    pub fn value(&self) -> Option<i32> {
+        match *self {
+            Reply::Score(s) | Reply::Sign(s) | Reply::Best { score: s, .. } => Some(s),
+            Reply::Moves(scores) => scores.iter().flatten().max().copied(),
+        }
+    }
 }
 
 /// One search of a position within a window, as [`Solver::probes`]
@@ -437,26 +486,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             return None;
         }
         let score = self.solve(p);
-        let n = p.moves_played() as i32;
         for col in Self::ORDER {
-            if !p.can_play(col) {
-                continue;
-            }
-            let child = p.after(col);
-            // Does the move score at least `score`, so exactly `score`?
-            let reaches = if p.is_winning_move(col) {
-                // The best any move can score: `solve` gave it too.
-                true
-            } else if child.is_game_over() {
-                score <= 0
-            } else if child.can_win_next() {
-                score <= -Self::win_score(n + 1)
-            } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
-                -known >= score
-            } else {
-                self.search(&child, -score, -score + 1) <= -score
-            };
-            if reaches {
+            if p.can_play(col) && self.reaches(p, col, score) {
                 return Some(col);
             }
         }
@@ -464,6 +495,27 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         // the slow way still gives an answer.
         debug_assert!(false, "no move reaches the score\n{p:?}");
         Self::best_of(&self.analyze(p))
+    }
+
+    /// Whether playing `col` (playable) in `p` (not over), whose score is
+    /// `score`, keeps that score: whether the position it leads to scores
+    /// at most the score's negation, which one null-window search of that
+    /// position settles.
+    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> bool {
+        let n = p.moves_played() as i32;
+        let child = p.after(col);
+        if p.is_winning_move(col) {
+            // The best any move can score: `solve` gave it too.
+            true
+        } else if child.is_game_over() {
+            score <= 0
+        } else if child.can_win_next() {
+            score <= -Self::win_score(n + 1)
+        } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
+            -known >= score
+        } else {
+            self.search(&child, -score, -score + 1) <= -score
+        }
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
@@ -478,6 +530,57 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
         }
         best.map(|(_, col)| col)
+    }
+
+    /// Every best move (a column that keeps the position's score), with
+    /// the score: the columns [`best_move`](Self::best_move) chooses
+    /// among, and [`best_of`](Self::best_of) over
+    /// [`analyze`](Self::analyze) picks from, found with one null-window
+    /// search per move rather than an exact solve of each. The score of a
+    /// finished game (see [`solve`](Self::solve)) and no moves if the game
+    /// is over.
+    ///
+    /// ```
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "445566".parse().unwrap();
+    /// let (score, moves) = solver.best_moves(&p);
+    /// assert_eq!(score, 18);
+    /// assert_eq!(moves, [false, false, true, false, false, false, true]);
+    /// ```
+    pub fn best_moves(&mut self, p: &Position<W, H>) -> (i32, [bool; W]) {
+        let mut moves = [false; W];
+        let score = self.solve(p);
+        if !p.is_game_over() {
+            for (col, best) in moves.iter_mut().enumerate() {
+                *best = p.can_play(col) && self.reaches(p, col, score);
+            }
+        }
+        (score, moves)
+    }
+
+    /// Answers `question` about `p`: the dispatch every front end makes
+    /// between the ways of solving, in one place.
+    ///
+    /// ```
+    /// use score4::solver::{Question, Reply};
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "4455661".parse().unwrap();
+    /// assert_eq!(solver.answer(&p, Question::Score), Reply::Score(-17));
+    /// assert_eq!(solver.answer(&p, Question::Sign), Reply::Sign(-1));
+    /// assert_eq!(solver.answer(&p, Question::Moves).value(), Some(-17));
+    /// ```
+    pub fn answer(&mut self, p: &Position<W, H>, question: Question) -> Reply<W> {
+        match question {
+            Question::Score => Reply::Score(self.solve(p)),
+            Question::Sign => Reply::Sign(self.solve_weak(p)),
+            Question::Moves => Reply::Moves(self.analyze(p)),
+            Question::Best => {
+                let (score, moves) = self.best_moves(p);
+                Reply::Best { score, moves }
+            }
+        }
     }
 
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
@@ -570,6 +673,64 @@ mod tests {
         let open = Position::<1, 2>::parse("").unwrap();
         assert_eq!(tiny.try_solve(&open), Ok(0));
         assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    /// Labelled positions from every part of the game.
+    fn sample() -> Vec<Position<7, 6>> {
+        let sets = [
+            include_str!("../../../../fixtures/solver/ply4-8.txt"),
+            include_str!("../../../../fixtures/solver/ply15-22.txt"),
+            include_str!("../../../../fixtures/solver/ply23-32.txt"),
+            include_str!("../../../../fixtures/solver/ply33-40.txt"),
+        ];
+        sets.iter()
+            .flat_map(|text| {
+                let set = crate::fixture::parse::<7, 6>(text).unwrap();
+                set.into_iter().step_by(5).map(|l| l.position)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn best_moves_are_the_moves_analyze_scores_highest() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        for p in sample() {
+            let scores = s.analyze(&p);
+            let best = scores.iter().flatten().max().copied();
+            let (score, moves) = s.best_moves(&p);
+            assert_eq!(Some(score), best, "{p:?}");
+            let expected = scores.map(|m| m == best);
+            assert_eq!(moves, expected, "{p:?}");
+            let first = Solver::<7, 6>::ORDER.into_iter().find(|&c| moves[c]);
+            assert_eq!(s.best_move(&p), first, "{p:?}");
+        }
+        let won = Position::<7, 6>::parse("1212121").unwrap();
+        assert_eq!(s.best_moves(&won), (-18, [false; 7]));
+    }
+
+    #[test]
+    fn every_question_is_answered_by_its_method() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        for p in sample().into_iter().step_by(4) {
+            let score = s.solve(&p);
+            assert_eq!(s.answer(&p, Question::Score), Reply::Score(score));
+            assert_eq!(s.answer(&p, Question::Sign), Reply::Sign(score.signum()));
+            let moves = s.analyze(&p);
+            assert_eq!(s.answer(&p, Question::Moves), Reply::Moves(moves));
+            let (best_score, best) = s.best_moves(&p);
+            let reply = s.answer(&p, Question::Best);
+            assert_eq!(
+                reply,
+                Reply::Best {
+                    score: best_score,
+                    moves: best
+                }
+            );
+            for question in [Question::Score, Question::Moves, Question::Best] {
+                assert_eq!(s.answer(&p, question).value(), Some(score), "{p:?}");
+            }
+            assert_eq!(s.answer(&p, Question::Sign).value(), Some(score.signum()));
+        }
     }
 
     #[test]
