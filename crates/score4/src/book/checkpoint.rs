@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::canonical_key;
-use super::file::open_regular;
+use super::file::{open_regular, sync_dir, temporary_beside};
 use crate::position::Position;
 use crate::size::BoardSize;
 
@@ -279,14 +279,7 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// `done` (a new file renamed into place, so that a crash now leaves the
 /// old file or the new one), and opens it for appending.
 fn rewrite(path: &Path, id: &BuildId, done: &HashMap<u64, i8>) -> io::Result<File> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temporary = tempfile::Builder::new()
-        .prefix(".score4-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let mut temporary = temporary_beside(path)?;
     {
         let mut out = io::BufWriter::new(temporary.as_file_mut());
         out.write_all(&id.header())?;
@@ -297,6 +290,7 @@ fn rewrite(path: &Path, id: &BuildId, done: &HashMap<u64, i8>) -> io::Result<Fil
     }
     temporary.as_file().sync_all()?;
     temporary.persist(path).map_err(|e| e.error)?;
+    sync_dir(path);
     open_regular(OpenOptions::new().read(true).append(true), path)
 }
 

@@ -198,15 +198,39 @@ impl Book {
         // A dropped temporary file removes itself: a failed rename leaves
         // nothing behind.
         temporary.persist(path).map_err(|e| write(e.error))?;
-        sync_dir(dir);
+        sync_dir(path);
         Ok(())
     }
 }
 
-/// Makes a rename in `dir` durable where the system allows it; a
+/// The directory `path` is in.
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// A new temporary file in the directory of `path`, with a unique name,
+/// created with `O_EXCL` (never an existing file or a symlink's target),
+/// removed if dropped before it is persisted over `path`.
+pub(crate) fn temporary_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".score4-").suffix(".tmp");
+    // The mode a plain create gives (the umask still applies), not the
+    // temporary file's private one: the file is for others to read.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    builder.tempfile_in(parent(path))
+}
+
+/// Makes a rename to `path` durable where the system allows it; a
 /// failure here loses nothing a reader can see, so it is not reported.
-fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
+pub(crate) fn sync_dir(path: &Path) {
+    if let Ok(d) = File::open(parent(path)) {
         let _ = d.sync_all();
     }
 }
