@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use score4::bench::{run_set, warm_up, Sample, Summary};
 use score4::fixture::{self, Labelled};
 use score4::input::Quoted;
-use score4::solver::Solver;
+use score4::solver::{Question, Solver};
 use score4::{with_board_size, BoardSize};
 use serde::Serialize;
 
@@ -124,6 +124,11 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         files: Vec::new(),
         wrong_answers: Vec::new(),
     };
+    let question = if args.weak {
+        Question::Sign
+    } else {
+        Question::Score
+    };
     for (name, set) in &sets {
         bar.set_prefix(name.clone());
         let samples = run_set(
@@ -132,12 +137,10 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             &mut solver,
             |solver, p| {
                 solver.reset_nodes();
-                let score = if args.weak {
-                    solver.solve_weak(p)
-                } else {
-                    solver.solve(p)
-                };
-                (score, solver.nodes())
+                let score = solver.answer(p, question).value();
+                // A fixture never holds a finished game: every answer has
+                // a value.
+                (score.unwrap_or_default(), solver.nodes())
             },
             |solver| {
                 bar.inc(1);

@@ -3,7 +3,6 @@
 use std::ffi::OsString;
 
 use score4::classic::{self, Request};
-use score4::{default_table_mb, Solver};
 
 use crate::output::{self, Output, FAILED};
 
@@ -23,17 +22,7 @@ pub fn run(args: &[OsString]) -> u8 {
             return FAILED;
         }
     };
-    let answer = if request.perfect {
-        // Every core: a driver waits for each answer, and the searches
-        // that make it wait are the early ones, where threads pay.
-        let threads = crate::all_cores();
-        Solver::try_with_table_mb(default_table_mb(threads)).map(|mut solver| {
-            solver.set_threads(threads);
-            classic::answer_perfect(&request, &mut solver)
-        })
-    } else {
-        classic::try_answer(&request)
-    };
+    let answer = classic::respond(&request);
     match answer {
         Ok(answer) => Output::new().finish(&answer.to_string(), answer.exit_status()),
         Err(e) => {

@@ -16,8 +16,9 @@ use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
+use score4::input::Quoted;
 
 use output::{Output, FAILED, OK};
 
@@ -25,7 +26,10 @@ use output::{Output, FAILED, OK};
 #[command(
     name = "score4",
     version,
-    about = "Connect Four engine, perfect solver and benchmark"
+    about = "Connect Four engine, perfect solver and benchmark",
+    // Plain: clap's colours would hide where user text starts in an error,
+    // and every message is escaped and printed as one plain line anyway.
+    styles = clap::builder::Styles::plain()
 )]
 struct Cli {
     #[command(subcommand)]
@@ -35,8 +39,8 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Answer one move in the classic Score4 engine protocol:
-    /// `score4 engine [CELL ...] [-debug] [-level N]`.
-    #[command(disable_help_flag = true)]
+    /// `score4 engine [CELL ...] [-debug] [-level N] [-perfect]`.
+    #[command(after_help = ENGINE_HELP)]
     Engine {
         /// Cell tokens (`o53`, `y43`: colour, row from the top, column) and flags.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -51,20 +55,33 @@ enum Command {
     Book(book::Command),
 }
 
+/// What `score4 engine --help` says of the protocol.
+const ENGINE_HELP: &str = "\
+The board is given as cell tokens: o (orange, the engine) or y (yellow),
+the row from the top (0-5) and the column from the left (0-6); o53 is
+orange's disc in the bottom row's middle column. Flags go anywhere:
+  -debug     print each column's value before the move
+  -level N   search N plies deep (default 7)
+  -perfect   play by perfect solution (the fastest win, else a draw, else
+             the slowest loss), with every core
+The answer is the column (0-6) on stdout, then `I win` if it wins; the exit
+status is 255 when the game ends (or no move is possible), else 0. Other
+tokens are ignored, as by the original. The protocol is also spoken when the
+first argument is a cell or a flag (`score4 o53 y43`), and always when the
+binary runs under another name.";
+
 /// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
 /// refuses are reported when the table is made.
 const MAX_TABLE_MB: usize = 1 << 16;
 
-/// The most threads `--threads` accepts: far more than lazy SMP gains from,
-/// few enough that the system starts them all.
-const MAX_THREADS: i64 = 256;
+/// The most threads `--threads` accepts (the library's limit, typed as
+/// clap's ranges are).
+const MAX_THREADS: i64 = score4::solver::MAX_THREADS as i64;
 
-/// Every core the system gives this process, at most [`MAX_THREADS`]: the
-/// threads of the commands that use them all by default.
+/// Every core the system gives this process: the threads of the commands
+/// that use them all by default.
 fn all_cores() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(MAX_THREADS as usize)
+    score4::solver::all_cores()
 }
 
 /// The board every solving command takes.
@@ -112,7 +129,7 @@ fn main() -> ExitCode {
                 Command::Bench(a) => bench::run(a),
                 Command::Book(c) => book::run(c),
             },
-            Err(e) => refused(&e, args.get(1)),
+            Err(e) => refused(e, args.get(1)),
         }
     };
     ExitCode::from(status)
@@ -120,10 +137,15 @@ fn main() -> ExitCode {
 
 /// What clap stopped at: help or the version on stdout, or a usage error
 /// as one line on stderr (clap's own message, without its usage block).
-fn refused(e: &clap::Error, command: Option<&OsString>) -> u8 {
+fn refused(e: clap::Error, command: Option<&OsString>) -> u8 {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            Output::new().finish(&e.render().to_string(), OK)
+            let mut text = e.render().to_string();
+            // A help that ends with its after-help text has no line end.
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            Output::new().finish(&text, OK)
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             match command.and_then(|c| c.to_str()) {
@@ -137,15 +159,61 @@ fn refused(e: &clap::Error, command: Option<&OsString>) -> u8 {
             FAILED
         }
         _ => {
-            output::error(usage_error(&e.render().to_string()));
+            let shown = shown_values(e);
+            output::error(usage_error(&shown.render().ansi().to_string(), &shown));
             FAILED
         }
     }
 }
 
+/// The longest tip of clap's kept in a message: its tips repeat user
+/// text, and one that would make the line long is dropped.
+const MAX_TIP: usize = 200;
+
+/// `e` with every value it repeats shown as every other token is (see
+/// [`Quoted`]): control characters escaped, cut after a few dozen
+/// characters. Clap would print them raw, and its own stripping of
+/// terminal sequences would hide what was typed.
+fn shown_values(mut e: clap::Error) -> clap::Error {
+    let context: Vec<(ContextKind, ContextValue)> = e
+        .context()
+        .map(|(kind, value)| (kind, value.clone()))
+        .collect();
+    for (kind, value) in context {
+        let value = match value {
+            ContextValue::String(s) => ContextValue::String(bare(&s)),
+            ContextValue::Strings(v) => ContextValue::Strings(v.iter().map(|s| bare(s)).collect()),
+            ContextValue::StyledStrs(v) => ContextValue::StyledStrs(
+                v.iter()
+                    .filter(|tip| {
+                        let tip = tip.ansi().to_string();
+                        tip.len() <= MAX_TIP && !tip.contains(char::is_control)
+                    })
+                    .cloned()
+                    .collect(),
+            ),
+            _ => continue,
+        };
+        e.insert(kind, value);
+    }
+    e
+}
+
+/// `text` as [`Quoted`] shows it, without the quotes: clap adds its own.
+fn bare(text: &str) -> String {
+    let quoted = Quoted::new(text).to_string();
+    let inner = quoted.strip_prefix('\'').unwrap_or(&quoted);
+    // Quoted escapes every quote inside, so the last one closes.
+    match inner.rsplit_once('\'') {
+        Some((body, cut)) => format!("{body}{cut}"),
+        None => inner.to_string(),
+    }
+}
+
 /// Clap's error message on one line: its lines up to the usage block,
-/// without the `error:` prefix and the tips.
-fn usage_error(rendered: &str) -> String {
+/// without the `error:` prefix, and its suggestion, if any, as `(did you
+/// mean 'X'?)`, or its other tips in parentheses.
+fn usage_error(rendered: &str, e: &clap::Error) -> String {
     let message = rendered
         .split("\n\nUsage:")
         .next()
@@ -153,14 +221,38 @@ fn usage_error(rendered: &str) -> String {
         .split("\n\nFor more information")
         .next()
         .unwrap_or(rendered);
-    let parts: Vec<&str> = message
+    let (tips, parts): (Vec<&str>, Vec<&str>) = message
         .lines()
         .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
-        .collect();
+        .filter(|l| !l.is_empty())
+        .partition(|l| l.starts_with("tip:"));
     let joined = parts.join(" ");
-    joined
+    let mut line = joined
         .strip_prefix("error: ")
         .unwrap_or(&joined)
-        .to_string()
+        .to_string();
+    let suggested: Vec<&str> = [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ]
+    .iter()
+    .filter_map(|&kind| e.get(kind))
+    .flat_map(|value| match value {
+        ContextValue::String(s) => vec![s.as_str()],
+        ContextValue::Strings(v) => v.iter().map(String::as_str).collect(),
+        _ => Vec::new(),
+    })
+    .collect();
+    if !suggested.is_empty() {
+        let names: Vec<String> = suggested.iter().map(|s| format!("'{s}'")).collect();
+        line += &format!(" (did you mean {}?)", names.join(" or "));
+    } else if !tips.is_empty() {
+        let tips: Vec<&str> = tips
+            .iter()
+            .map(|t| t.trim_start_matches("tip:").trim())
+            .collect();
+        line += &format!(" ({})", tips.join("; "));
+    }
+    line
 }

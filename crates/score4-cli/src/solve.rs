@@ -1,28 +1,61 @@
 //! `score4 solve`: exact scores for positions.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io;
 use std::time::Instant;
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
+use score4::solver::{Question, Reply, Verdict};
 use score4::{default_table_mb, with_board_size, Position, Probe, SolveError, Solver};
 
 use crate::output::{self, Output, Stop, FAILED, OK, PARTLY};
 
+/// How a score reads, shown under `score4 solve --help`.
+const SCORES: &str = "\
+Scores (the default output, MOVES SCORE) are for the side to move:
+  0    a draw with best play from both sides;
+  > 0  the side to move wins, and the sooner, the higher: a win with the
+       winner's k-th disc scores 22 - k on 7x6 (21 discs each), so 18 is
+       a win with its 4th disc;
+  < 0  the side to move loses: a loss to the opponent's k-th disc scores
+       k - 22 on 7x6.
+On any board a win scores D + 1 - k, where D is the discs the winner has
+in all: half the cells, the first player having the odd one.
+Columns are numbered 1..W from the left, in positions and in answers.
+
+Examples:
+  $ score4 solve 4453
+  4453 -2
+  $ score4 solve --best 4453
+  4453 3 6 7
+  $ score4 solve --explain 4453
+  4453: the first player (to move) loses to the second player's 20th disc (score -2); best moves 3, 6 and 7";
+
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
+#[command(after_help = SCORES)]
 pub struct Args {
     /// Positions in move notation (columns 1..W, "" for the empty board);
     /// read one per line from stdin if none. Only the first field of a line
-    /// is read, so fixture files (`MOVES SCORE`) can be piped in as they are.
+    /// is read, so fixture files (`MOVES SCORE`) can be piped in as they
+    /// are; an argument is one position and has no spaces.
     positions: Vec<OsString>,
     /// Print only who wins: 1, 0 or -1 for the side to move.
-    #[arg(long, conflicts_with = "analyze")]
+    #[arg(long, conflicts_with_all = ["analyze", "best", "explain"])]
     weak: bool,
     /// Print the score of each of the W moves instead (`-` for a full column).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["best", "explain"])]
     analyze: bool,
+    /// Print the best moves instead: every column (1..W) whose move keeps
+    /// the position's score, in increasing order. The engine's `-perfect`
+    /// plays the one nearest the centre.
+    #[arg(long, conflicts_with_all = ["explain", "stats", "probes"])]
+    best: bool,
+    /// Say in words who wins, with which disc, and the best moves, one
+    /// line per position.
+    #[arg(long, conflicts_with_all = ["stats", "probes"])]
+    explain: bool,
     /// Append the positions searched and the microseconds taken.
     #[arg(long)]
     stats: bool,
@@ -75,10 +108,18 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let mut status = OK;
     // Answers one input line: its output line, or an empty one and an
     // error naming the line.
+    // Answers one input line: its output line, or an empty one and an
+    // error naming the line. An argument is a position as a whole; a line
+    // of stdin is read up to its first space.
     let mut answer = |label: &str, number: usize, line: Result<&str, LineError>| {
         let text = line.map_err(|e| e.to_string()).and_then(|line| {
-            solve_line(&mut solver, &args, line)
-                .map_err(|why| format!("{}: {why}", Quoted::new(first_field(line))))
+            let moves = if label == ARGUMENT {
+                whole_argument(line)?
+            } else {
+                first_field(line)
+            };
+            solve_moves(&mut solver, &args, moves)
+                .map_err(|why| format!("{}: {why}", Quoted::new(moves)))
         });
         let text = text.unwrap_or_else(|why| {
             output::error(format_args!("{label} {number}: {why}"));
@@ -109,7 +150,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             .enumerate()
             .try_for_each(|(i, position)| {
                 answer(
-                    "argument",
+                    ARGUMENT,
                     i + 1,
                     check_line(position.as_encoded_bytes(), LINE_CAP),
                 )
@@ -121,18 +162,46 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     }
 }
 
+/// How errors name a position given as an argument.
+const ARGUMENT: &str = "argument";
+
 /// The position of a line: its first field, or the empty board.
 fn first_field(line: &str) -> &str {
     line.split_whitespace().next().unwrap_or("")
 }
 
-/// The output line for one input line, or why it cannot be solved.
-fn solve_line<const W: usize, const H: usize>(
+/// The position an argument holds, which is all of it: an argument with
+/// spaces is not read as its first field, as a line is, since `solve "4 4
+/// 5 3"` would silently answer for the position `4`.
+fn whole_argument(argument: &str) -> Result<&str, String> {
+    if argument.contains(char::is_whitespace) {
+        return Err(format!(
+            "{}: a position has no spaces (give each position as one argument, such as 4453)",
+            Quoted::new(argument)
+        ));
+    }
+    Ok(argument)
+}
+
+/// What is asked of every position.
+fn question(args: &Args) -> Question {
+    if args.weak {
+        Question::Sign
+    } else if args.analyze {
+        Question::Moves
+    } else if args.best || args.explain {
+        Question::Best
+    } else {
+        Question::Score
+    }
+}
+
+/// The output line for one position, or why it cannot be solved.
+fn solve_moves<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     args: &Args,
-    line: &str,
+    moves: &str,
 ) -> Result<String, String> {
-    let moves = first_field(line);
     let p = Position::<W, H>::parse(moves).map_err(|e| e.to_string())?;
     SolveError::check(&p).map_err(|e| e.to_string())?;
     if args.fresh_table {
@@ -140,24 +209,12 @@ fn solve_line<const W: usize, const H: usize>(
     }
     solver.reset_nodes();
     let start = Instant::now();
-    let mut text = moves.to_string();
-    if args.analyze {
-        for score in solver.analyze(&p) {
-            match score {
-                Some(s) => write!(text, " {s}"),
-                None => write!(text, " -"),
-            }
-            .map_err(|e| e.to_string())?;
-        }
-    } else {
-        let score = if args.weak {
-            solver.solve_weak(&p)
-        } else {
-            solver.solve(&p)
-        };
-        write!(text, " {score}").map_err(|e| e.to_string())?;
-    }
+    let reply = solver.answer(&p, question(args));
     let micros = start.elapsed().as_micros();
+    let mut text = match reply {
+        Reply::Best { score, moves: best } if args.explain => explain(&p, moves, score, &best)?,
+        _ => format!("{moves}{}", Columns(&reply)),
+    };
     if args.stats {
         write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
     }
@@ -173,4 +230,50 @@ fn solve_line<const W: usize, const H: usize>(
         }
     }
     Ok(text)
+}
+
+/// A reply as the fields after the position: ` SCORE`, the score of
+/// every move (`-` for a full column), or the best columns from 1.
+struct Columns<'a, const W: usize>(&'a Reply<W>);
+
+impl<const W: usize> fmt::Display for Columns<'_, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Reply::Score(s) | Reply::Sign(s) => write!(f, " {s}"),
+            Reply::Moves(scores) => scores.iter().try_for_each(|score| match score {
+                Some(s) => write!(f, " {s}"),
+                None => f.write_str(" -"),
+            }),
+            Reply::Best { moves, .. } => best_columns(moves).try_for_each(|c| write!(f, " {c}")),
+        }
+    }
+}
+
+/// The columns, numbered from 1, whose flag is set.
+fn best_columns(best: &[bool]) -> impl Iterator<Item = usize> + '_ {
+    (1..).zip(best).filter(|(_, &b)| b).map(|(c, _)| c)
+}
+
+/// The line of `--explain`: who wins with which disc, the score, and the
+/// best moves.
+fn explain<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    moves: &str,
+    score: i32,
+    best: &[bool; W],
+) -> Result<String, String> {
+    let verdict =
+        Verdict::of(p, score).ok_or_else(|| format!("no game from here scores {score}"))?;
+    let columns: Vec<String> = best_columns(best).map(|c| c.to_string()).collect();
+    let best = match columns.as_slice() {
+        [one] => format!("best move {one}"),
+        [first @ .., last] => format!("best moves {} and {last}", first.join(", ")),
+        [] => return Err("no move keeps the score".to_string()),
+    };
+    let label = if moves.is_empty() {
+        "the empty board"
+    } else {
+        moves
+    };
+    Ok(format!("{label}: {verdict} (score {score}); {best}"))
 }

@@ -57,6 +57,12 @@ fn every_command() -> Vec<Case> {
             "4453445544\n63534435444553512147632236572167167\n",
         ),
         case(&["solve", "--analyze", "--stats", A], ""),
+        case(&["solve", "--best", A, "4453"], ""),
+        case(
+            &["solve", "--explain"],
+            "4453\n63534435444553512147632236572167167\n",
+        ),
+        case(&["engine", "--help"], ""),
         case(&["bench", &fixture], ""),
         case(&["bench", "--json", &fixture], ""),
         case(&["--help"], ""),
@@ -321,5 +327,47 @@ fn no_memory_for_a_table_is_an_error_not_an_abort() {
             "{err}"
         );
         assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn values_clap_parses_are_escaped_and_cut() {
+    let long = "7".repeat(131_000);
+    for (args, shown) in [
+        (
+            &["solve", "--table-mb", "4\u{1b}[2J", "1"][..],
+            r"'4\u{1b}[2J'",
+        ),
+        (&["foo\u{1b}[31mbar"], r"'foo\u{1b}[31mbar'"),
+        (&["solve", "--board", &long], "(131000 bytes)"),
+        (&["solve", "--x\u{1b}[31m"], r"'--x\u{1b}[31m'"),
+        (&["solve", "--threads", "1\n2"], r"'1\n2'"),
+        (&["bench", "--limit", "\u{202e}9"], r"'\u{202e}9'"),
+    ] {
+        let o = Command::new(BIN).args(args).output().expect("runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(is_one_clean_line(&err), "{err:?}");
+        assert!(!err.contains('\u{202e}'), "{err:?}");
+        assert!(err.contains(shown), "{shown}: {err}");
+        assert!(err.len() < 400, "{err:?}");
+    }
+}
+
+#[test]
+fn usage_errors_keep_the_suggestion() {
+    for (args, suggestion) in [
+        (&["slove", "4453"][..], "(did you mean 'solve'?)"),
+        (
+            &["solve", "--tabel-mb", "8", "4"],
+            "(did you mean '--table-mb'?)",
+        ),
+        (&["bench", "--jsno"], "(did you mean '--json'?)"),
+    ] {
+        let o = Command::new(BIN).args(args).output().expect("runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(is_one_clean_line(&err), "{err:?}");
+        assert!(err.trim_end().ends_with(suggestion), "{args:?}: {err}");
     }
 }

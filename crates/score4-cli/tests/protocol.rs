@@ -252,3 +252,27 @@ fn assert_answers(args: &[String], expected: &str, status: i32) {
         "args {args:?}"
     );
 }
+
+#[test]
+fn the_engine_subcommand_has_help_and_the_protocol_ignores_it_later() {
+    for flag in ["--help", "-h"] {
+        let out = run(Path::new(BIN), &["engine".to_string(), flag.to_string()]);
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert!(
+            help.contains("-perfect") && help.contains("-level"),
+            "{help}"
+        );
+    }
+    // After a cell, as under any name, `--help` is an unknown token.
+    let args = ["o53".to_string(), "--help".to_string()];
+    let with = run(Path::new(BIN), &args);
+    let without = run(Path::new(BIN), &args[..1]);
+    assert_eq!(with.stdout, without.stdout);
+    assert_eq!(with.status.code(), without.status.code());
+    let (dir, exe) = engine_exe();
+    let renamed = run(&exe, &["--help".to_string()]);
+    let plain = run(&exe, &[]);
+    assert_eq!(renamed.stdout, plain.stdout);
+    std::fs::remove_dir_all(dir).expect("clean up");
+}

@@ -197,3 +197,251 @@ fn a_line_that_is_not_utf8_is_reported_and_skipped() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("line 2") && err.contains("UTF-8"), "{err}");
 }
+
+/// The positions of a labelled set, every `step`-th.
+fn positions(text: &str, step: usize) -> Vec<String> {
+    text.lines()
+        .step_by(step)
+        .map(|line| line.split(' ').next().expect("moves").to_string())
+        .collect()
+}
+
+/// Positions of random games on the `W` x `H` board, none of them over.
+fn random_positions<const W: usize, const H: usize>(count: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    let mut next = move |n: usize| {
+        // xorshift64: any spread of positions will do.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = score4::Position::<W, H>::new();
+        let mut moves = String::new();
+        let length = next(W * H - 1);
+        for _ in 0..length {
+            let playable: Vec<usize> = p.playable_columns().collect();
+            let col = playable[next(playable.len())];
+            if p.is_winning_move(col) {
+                break;
+            }
+            p.play(col);
+            moves.push_str(&(col + 1).to_string());
+        }
+        if !p.is_full() {
+            out.push(moves);
+        }
+    }
+    out
+}
+
+/// What the solver's analysis says of a position: its score and its best
+/// columns, numbered from 1.
+fn analysed<const W: usize, const H: usize>(
+    solver: &mut score4::Solver<W, H>,
+    moves: &str,
+) -> (i32, Vec<usize>) {
+    let p = score4::Position::<W, H>::parse(moves).expect("parses");
+    let scores = solver.analyze(&p);
+    let score = scores.iter().flatten().max().copied().expect("a move");
+    let best = (1..).zip(scores).filter(|(_, s)| *s == Some(score));
+    (score, best.map(|(c, _)| c).collect())
+}
+
+/// The columns of `best moves 2, 4 and 6` or `best move 4`.
+fn listed_columns(text: &str) -> Vec<usize> {
+    let list = text
+        .strip_prefix("best moves ")
+        .or_else(|| text.strip_prefix("best move "))
+        .unwrap_or_else(|| panic!("no best moves in {text:?}"));
+    list.split([',', ' '])
+        .filter(|w| !w.is_empty() && *w != "and")
+        .map(|c| c.parse().expect("a column"))
+        .collect()
+}
+
+/// The score the convention gives a win with the winner's `disc`-th disc,
+/// told as the help tells it: one more than the discs the winner has left,
+/// the first player having the odd disc of an odd board.
+fn convention(cells: usize, winner_first: bool, disc: usize) -> i32 {
+    let discs = if winner_first {
+        cells.div_ceil(2)
+    } else {
+        cells / 2
+    };
+    (discs + 1 - disc) as i32
+}
+
+/// Checks `--best` and `--explain` against the solver's analysis on the
+/// `W` x `H` board for `positions`.
+fn best_and_explain_match_analysis<const W: usize, const H: usize>(positions: &[String]) {
+    let board = format!("{W}x{H}");
+    let input = positions.join("\n") + "\n";
+    let best = solve(&["--board", &board, "--best"], Some(&input));
+    let explained = solve(&["--board", &board, "--explain"], Some(&input));
+    assert!(best.status.success(), "{}", stderr(&best));
+    assert!(explained.status.success(), "{}", stderr(&explained));
+    let (best, explained) = (stdout(&best), stdout(&explained));
+    assert_eq!(best.lines().count(), positions.len());
+    assert_eq!(explained.lines().count(), positions.len());
+    let mut solver = score4::Solver::<W, H>::with_table_mb(8);
+    for ((moves, best), explained) in positions.iter().zip(best.lines()).zip(explained.lines()) {
+        let (score, columns) = analysed(&mut solver, moves);
+        // --best: the position, then every best column in increasing order.
+        let mut fields = best.split(' ');
+        assert_eq!(fields.next(), Some(moves.as_str()), "{best}");
+        let got: Vec<usize> = fields.map(|c| c.parse().expect("column")).collect();
+        assert_eq!(got, columns, "{best}");
+        // --explain: who moves, who wins with which disc, the score, the
+        // same best moves.
+        let label = if moves.is_empty() {
+            "the empty board"
+        } else {
+            moves
+        };
+        let rest = explained
+            .strip_prefix(&format!("{label}: "))
+            .unwrap_or_else(|| panic!("{explained}"));
+        let (verdict, listed) = rest.split_once("; ").expect("; ");
+        assert_eq!(listed_columns(listed), columns, "{explained}");
+        assert!(
+            verdict.ends_with(&format!(" (score {score})")),
+            "{explained}"
+        );
+        let mover_first = moves.len() % 2 == 0;
+        let mover = if mover_first { "first" } else { "second" };
+        let other = if mover_first { "second" } else { "first" };
+        let verdict = verdict
+            .strip_prefix(&format!("the {mover} player (to move) "))
+            .unwrap_or_else(|| panic!("{explained}"));
+        let disc = |text: &str| -> usize {
+            let number = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            number.parse().unwrap_or_else(|_| panic!("{explained}"))
+        };
+        let cells = W * H;
+        if score == 0 {
+            assert!(verdict.starts_with("draws "), "{explained}");
+        } else if score > 0 {
+            let k = verdict
+                .strip_prefix("wins with its ")
+                .and_then(|v| v.split(' ').next())
+                .unwrap_or_else(|| panic!("{explained}"));
+            assert_eq!(
+                convention(cells, mover_first, disc(k)),
+                score,
+                "{explained}"
+            );
+        } else {
+            let k = verdict
+                .strip_prefix(&format!("loses to the {other} player's "))
+                .and_then(|v| v.split(' ').next())
+                .unwrap_or_else(|| panic!("{explained}"));
+            assert_eq!(
+                -convention(cells, !mover_first, disc(k)),
+                score,
+                "{explained}"
+            );
+        }
+    }
+}
+
+#[test]
+fn best_and_explain_agree_with_the_analysis_on_7x6() {
+    let mut sample = vec![String::new()];
+    for (text, step) in [
+        (include_str!("../../../fixtures/solver/ply4-8.txt"), 20),
+        (include_str!("../../../fixtures/solver/ply15-22.txt"), 10),
+        (include_str!("../../../fixtures/solver/ply23-32.txt"), 8),
+        (include_str!("../../../fixtures/solver/ply33-40.txt"), 5),
+    ] {
+        sample.extend(positions(text, step));
+    }
+    best_and_explain_match_analysis::<7, 6>(&sample);
+}
+
+#[test]
+fn best_and_explain_agree_with_the_analysis_on_odd_and_small_boards() {
+    best_and_explain_match_analysis::<5, 5>(&random_positions::<5, 5>(60, 7));
+    best_and_explain_match_analysis::<4, 4>(&random_positions::<4, 4>(60, 11));
+    best_and_explain_match_analysis::<7, 5>(&random_positions::<7, 5>(20, 13));
+}
+
+#[test]
+fn best_and_explain_refuse_what_solve_refuses() {
+    let full = "547125662261271266215743771576315353334444";
+    for mode in ["--best", "--explain"] {
+        let o = solve(&[mode, "445566", "1212121", full], None);
+        assert_eq!(o.status.code(), Some(1), "{mode}");
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{mode}: {out}");
+        assert!(lines[0].starts_with("445566"), "{mode}: {out}");
+        assert_eq!(&lines[1..], ["", ""], "{mode}");
+        assert_eq!(stderr(&o).lines().count(), 2, "{mode}");
+    }
+    // One line per position: the counts of --stats and --probes would
+    // make a --best line ambiguous, and --explain is for reading.
+    for args in [
+        &["--best", "--stats", "4"][..],
+        &["--explain", "--probes", "4"],
+        &["--best", "--explain", "4"],
+        &["--best", "--analyze", "4"],
+        &["--weak", "--explain", "4"],
+    ] {
+        let o = solve(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(stderr(&o).lines().count(), 1, "{args:?}");
+    }
+}
+
+#[test]
+fn an_argument_with_spaces_is_refused() {
+    for bad in ["4 4 5 3", "4453 -2", "4453\t", " 4453"] {
+        let o = solve(&[A, bad, B], None);
+        assert_eq!(o.status.code(), Some(1), "{bad:?}");
+        assert_eq!(stdout(&o), format!("{A} {A_SCORE}\n\n{B} {B_SCORE}\n"));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with("score4: argument 2: '") && err.contains("spaces"),
+            "{err}"
+        );
+    }
+    // A line of stdin is still read up to its first space.
+    let o = solve(&[], Some("4453 -2\n"));
+    assert_eq!(stdout(&o), "4453 -2\n");
+}
+
+#[test]
+fn help_explains_scores_and_its_examples_are_what_solve_prints() {
+    let o = Command::new(env!("CARGO_BIN_EXE_score4"))
+        .args(["solve", "--help"])
+        .output()
+        .expect("runs");
+    assert!(o.status.success());
+    let help = stdout(&o);
+    assert!(help.contains("22 - k") && help.contains("k - 22"), "{help}");
+    let examples = help.split("Examples:\n").nth(1).expect("examples");
+    let mut run = 0;
+    let mut lines = examples.lines().map(str::trim).peekable();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("$ score4 ") else {
+            continue;
+        };
+        let mut expected = String::new();
+        while let Some(out) = lines.next_if(|l| !l.starts_with('$') && !l.is_empty()) {
+            expected += out;
+            expected += "\n";
+        }
+        let args: Vec<&str> = command.split(' ').collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_score4"))
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(stdout(&o), expected, "{command}");
+        run += 1;
+    }
+    assert!(run >= 3, "{examples}");
+}

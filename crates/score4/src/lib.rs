@@ -53,6 +53,7 @@ pub use position::Ending;
 pub use position::Position;
 pub use size::{BoardSize, SizeError};
 pub use solver::{
-    default_table_mb, Probe, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, MAX_PROBES,
+    default_table_mb, Probe, Solver, StopHandle, Stopped, DEFAULT_SHARED_TABLE_MB,
+    DEFAULT_TABLE_MB, MAX_PROBES,
 };
 pub use table::TableError;

@@ -2,7 +2,7 @@
 //! in agreement with search and with every labelled fixture it covers,
 //! and used by the solver without searching.
 
-use std::path::PathBuf;
+mod support;
 
 use score4::book::build::Plan;
 use score4::book::Book;
@@ -80,11 +80,15 @@ fn scores_at_every_depth_agree_with_search() {
 #[test]
 fn every_labelled_fixture_in_the_book_is_answered_without_search() {
     let book = Book::standard();
-    // Ours, and the published sets read in place beside the repository.
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    // Ours, and c4's published sets when asked for (read in place).
+    let root = support::repo_root();
+    let mut dirs = vec![root.join("fixtures/solver")];
+    dirs.extend(support::published_sets(
+        "every_labelled_fixture_in_the_book_is_answered_without_search",
+    ));
     let mut files = Vec::new();
-    for dir in ["fixtures/solver", "../shared/fixtures/solver/c4-7x6"] {
-        for entry in std::fs::read_dir(root.join(dir)).expect("the fixtures") {
+    for dir in dirs {
+        for entry in std::fs::read_dir(dir).expect("the fixtures") {
             let path = entry.expect("an entry").path();
             if path.extension().is_some_and(|e| e == "txt") {
                 files.push(path);

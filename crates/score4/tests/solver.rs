@@ -1,5 +1,6 @@
 //! The solver against labelled fixtures and against a plain, unpruned
-//! negamax written here from the rules alone.
+//! negamax written here from the rules alone. The tests on c4's published
+//! sets run when `SCORE4_C4_SETS` names their folder.
 
 mod support;
 
@@ -14,10 +15,6 @@ use support::Rng;
 /// small enough that parallel tests stay light.
 const TABLE_MB: usize = 64;
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// Reads a `MOVES SCORE` fixture file with the library's parser.
 fn fixture(path: PathBuf) -> Vec<Labelled> {
     let text = std::fs::read_to_string(&path)
@@ -27,16 +24,13 @@ fn fixture(path: PathBuf) -> Vec<Labelled> {
 
 /// A set of ours, in the repository.
 fn ours(name: &str) -> Vec<Labelled> {
-    fixture(repo_root().join("fixtures/solver").join(name))
+    fixture(support::repo_root().join("fixtures/solver").join(name))
 }
 
-/// A published set, read in place from the shared folder beside the repository.
-fn shared(name: &str) -> Vec<Labelled> {
-    fixture(
-        repo_root()
-            .join("../shared/fixtures/solver/c4-7x6")
-            .join(name),
-    )
+/// A published set of c4's, read in place when the tests are asked to
+/// (see [`support::published_sets`]); `None` when they are not.
+fn published(test: &str, name: &str) -> Option<Vec<Labelled>> {
+    support::published_sets(test).map(|dir| fixture(dir.join(name)))
 }
 
 /// Solves every position strongly and weakly and compares with the labels.
@@ -89,22 +83,30 @@ fn fixtures_ply33_40() {
 
 #[test]
 fn c4_endgame_l1() {
-    check_set(&shared("endgame_L1.txt"));
+    if let Some(set) = published("c4_endgame_l1", "endgame_L1.txt") {
+        check_set(&set);
+    }
 }
 
 #[test]
 fn c4_midgame_l1() {
-    check_set(&shared("midgame_L1.txt"));
+    if let Some(set) = published("c4_midgame_l1", "midgame_L1.txt") {
+        check_set(&set);
+    }
 }
 
 #[test]
 fn c4_midgame_l2() {
-    check_set(&shared("midgame_L2.txt"));
+    if let Some(set) = published("c4_midgame_l2", "midgame_L2.txt") {
+        check_set(&set);
+    }
 }
 
 #[test]
 fn c4_opening_l1() {
-    check_set(&shared("opening_L1.txt"));
+    if let Some(set) = published("c4_opening_l1", "opening_L1.txt") {
+        check_set(&set);
+    }
 }
 
 /// A table large enough to come with the near table (positions near the
@@ -118,7 +120,10 @@ fn large_tables_agree_with_the_labels() {
     );
     let mut set = ours("ply9-14.txt");
     set.truncate(20);
-    set.extend(shared("opening_L1.txt").into_iter().take(100));
+    set.extend(ours("ply23-32.txt").into_iter().take(40));
+    if let Some(published) = published("large_tables_agree_with_the_labels", "opening_L1.txt") {
+        set.extend(published.into_iter().take(100));
+    }
     for threads in [1, 2] {
         solver.set_threads(threads);
         // Two threads come with a near table each.
@@ -148,7 +153,10 @@ fn threads_agree_with_the_labels() {
     solver.set_threads(2);
     let mut set = ours("ply9-14.txt");
     set.truncate(20);
-    set.extend(shared("opening_L1.txt").into_iter().take(200));
+    set.extend(ours("ply23-32.txt").into_iter().take(40));
+    if let Some(published) = published("threads_agree_with_the_labels", "opening_L1.txt") {
+        set.extend(published.into_iter().take(200));
+    }
     for Labelled {
         moves,
         position: p,

@@ -1,25 +1,31 @@
 //! The classic Score4 engine, as a drop-in replacement for the original.
 //!
-//! - [`protocol`]: the request read from the engine's arguments, and the
-//!   answer with the original's exact stdout and exit status.
+//! - [`protocol`]: the request read from the engine's arguments.
+//! - [`answer`](mod@answer): the answer, with the original's exact stdout
+//!   and exit status.
 //! - [`search`]: the depth-limited search that returns the original's move
 //!   and per-column values.
+//! - [`perfect`]: the same protocol answered by the perfect solver
+//!   (`-perfect`), and the policy the engine plays it with.
 //!
-//! [`answer`] ties them together; [`answer_perfect`] answers in the same
-//! protocol by the perfect solver instead.
+//! The modules depend on each other in that order, never back: `answer`
+//! on nothing here, `search` and `perfect` on `answer`, `protocol` on
+//! `search` for its deepest level.
+//!
+//! [`respond`] answers a request as the engine does; [`answer`] and
+//! [`try_answer`] always by the classic search.
 
+pub mod answer;
+pub mod perfect;
 pub mod protocol;
 pub mod search;
 
-pub use protocol::{is_protocol_token, Answer, Outcome, Request, DEFAULT_LEVEL, FLAGS};
+pub use answer::{Answer, Outcome};
+pub use perfect::{answer_perfect, try_answer_perfect, PerfectPlayer};
+pub use protocol::{is_protocol_token, Request, DEFAULT_LEVEL, FLAGS};
 pub use search::{Search, MAX_LEVEL, NO_MOVE};
 
-use crate::bitboard::Standard;
-use crate::solver::Solver;
 use crate::table::TableError;
-use protocol::game_over;
-
-type G = Standard;
 
 /// Answers a request with a search sized for its level.
 ///
@@ -51,46 +57,22 @@ pub fn try_answer(request: &Request) -> Result<Answer, TableError> {
     Ok(search.answer(&request.board, request.level, request.debug))
 }
 
-/// Answers a `-perfect` request: the move the perfect solver picks (the
-/// fastest win, else a draw, else the slowest loss, the centre-most among
-/// equals), in the same output protocol. The game-over checks and exit
-/// statuses are the classic engine's; the debug lines carry each column's
-/// exact score (the solver's convention, from orange's side) and, as their
-/// depth, the number of empty cells, since the search runs to the end.
+/// Answers a request as the engine does: by perfect play
+/// ([`try_answer_perfect`]) if it asks for `-perfect`, else by the
+/// classic search ([`try_answer`]).
 ///
 /// ```
-/// use score4::classic::{answer_perfect, Outcome, Request};
-/// use score4::Solver;
-/// // Columns 0 and 4 both win at once: the classic engine takes the
-/// // leftmost, the solver the one nearer the centre.
-/// let r = Request::parse(["o53", "y43", "o52", "y42", "o51", "y41", "-perfect"]).unwrap();
-/// let a = answer_perfect(&r, &mut Solver::with_table_mb(1));
-/// assert_eq!(a.outcome, Outcome::Move { column: 4, wins: true });
-/// assert_eq!(a.to_string(), "4\nI win\n\n");
+/// use score4::classic::{respond, Outcome, Request};
+/// let cells = ["o53", "y43", "o52", "y42", "o51", "y41"];
+/// let classic = respond(&Request::parse(cells).unwrap()).unwrap();
+/// assert_eq!(classic.outcome, Outcome::Move { column: 0, wins: true });
+/// let perfect = Request::parse(cells.iter().chain(&["-perfect"])).unwrap();
+/// assert_eq!(respond(&perfect).unwrap().outcome, Outcome::Move { column: 4, wins: true });
 /// ```
-pub fn answer_perfect(request: &Request, solver: &mut Solver) -> Answer {
-    let board = &request.board;
-    let empty = G::CELLS - board.occupied().count();
-    let mut answer = Answer {
-        level: empty,
-        columns: [None; G::WIDTH],
-        outcome: Outcome::NoMove,
-    };
-    if let Some(outcome) = game_over(board) {
-        answer.outcome = outcome;
-        return answer;
-    }
-    let position = board.position();
-    // Only -debug prints every move's score; the move alone takes less.
-    let best = if request.debug {
-        answer.columns = solver.analyze(&position);
-        <Solver>::best_of(&answer.columns)
+pub fn respond(request: &Request) -> Result<Answer, TableError> {
+    if request.perfect {
+        try_answer_perfect(request)
     } else {
-        solver.best_move(&position)
-    };
-    if let Some(column) = best {
-        let wins = position.is_winning_move(column);
-        answer.outcome = Outcome::Move { column, wins };
+        try_answer(request)
     }
-    answer
 }

@@ -23,7 +23,7 @@
 //! original's tie-break (the rightmost column among equals) only shows at
 //! the root, which is searched column by column with windows that encode it.
 
-use super::protocol::{game_over, Answer, Outcome};
+use super::answer::{game_over, Answer, Outcome};
 use crate::bitboard::{Bitboard, Standard};
 use crate::board::Board;
 use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};

@@ -20,6 +20,8 @@
 //! - `stats` (the `search-stats` feature): where the positions go, for
 //!   measuring;
 //! - [`tuning`]: every tunable, with the reason for its value;
+//! - `verdict`: a score read back as who wins with which disc
+//!   ([`Verdict`]);
 //! - the transposition table is [`crate::table`].
 //!
 //! ```
@@ -43,9 +45,12 @@ pub(crate) mod plain;
 mod search;
 #[cfg(feature = "search-stats")]
 pub mod stats;
+mod stop;
 pub mod tuning;
+mod verdict;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
@@ -53,8 +58,11 @@ pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
+use stop::Limits;
+pub use stop::{StopHandle, Stopped};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
 use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
+pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
 ///
@@ -88,11 +96,73 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     /// The searches since the last [`reset_nodes`](Self::reset_nodes), up
     /// to [`MAX_PROBES`]; allocated once, so recording never allocates.
     probes: Vec<Probe>,
+    /// Stops the `*_until` searches from another thread.
+    stop: StopHandle,
+    /// While a `*_until` call runs: what may stop its searches.
+    until: Option<Option<Instant>>,
 }
 
 /// Most searches [`Solver::probes`] keeps: room for a strong solve of
 /// every move of [`Solver::analyze`].
 pub const MAX_PROBES: usize = 128;
+
+/// The most threads a front end should ask for: far more than lazy SMP
+/// gains from, few enough that the system starts them all.
+pub const MAX_THREADS: usize = 256;
+
+/// Every core the system gives this process, at most [`MAX_THREADS`]: the
+/// threads of the searches that use them all by default (`-perfect`, a
+/// book's build).
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(MAX_THREADS)
+}
+
+/// What to ask of a position: the one dispatch every front end uses
+/// (see [`Solver::answer`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Question {
+    /// The exact score ([`Solver::solve`]).
+    #[default]
+    Score,
+    /// Only who wins: 1, 0 or -1 ([`Solver::solve_weak`]).
+    Sign,
+    /// The score of every move ([`Solver::analyze`]).
+    Moves,
+    /// The score and every move that keeps it ([`Solver::best_moves`]).
+    Best,
+}
+
+/// The answer to a [`Question`], one variant for each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply<const W: usize> {
+    /// The exact score.
+    Score(i32),
+    /// 1, 0 or -1.
+    Sign(i32),
+    /// Each column's score, `None` for a full column.
+    Moves([Option<i32>; W]),
+    /// The score, and for each column whether playing it keeps the score.
+    Best {
+        /// The position's exact score.
+        score: i32,
+        /// Whether each column is a best move.
+        moves: [bool; W],
+    },
+}
+
+impl<const W: usize> Reply<W> {
+    /// The position's value as asked: its score, or its sign for
+    /// [`Question::Sign`]; for [`Question::Moves`] the best move's score,
+    /// which is the position's (`None` if the game is over).
+    pub fn value(&self) -> Option<i32> {
+        match *self {
+            Reply::Score(s) | Reply::Sign(s) | Reply::Best { score: s, .. } => Some(s),
+            Reply::Moves(scores) => scores.iter().flatten().max().copied(),
+        }
+    }
+}
 
 /// One search of a position within a window, as [`Solver::probes`]
 /// records it: the unit in which a solve spends its positions.
@@ -173,6 +243,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             threads: 1,
             book: Self::built_in_book(),
             probes: Vec::with_capacity(MAX_PROBES),
+            stop: StopHandle::default(),
+            until: None,
         })
     }
 
@@ -320,15 +392,84 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the side to move. [`try_solve`](Self::try_solve) rejects those
     /// instead.
     pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_inner(p))
+    }
+
+    /// [`solve`](Self::solve), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_inner(p))
+    }
+
+    /// A handle that stops this solver's `*_until` searches from another
+    /// thread.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use score4::{Position, Solver, Stopped};
+    ///
+    /// let mut solver = Solver::<7, 6>::new();
+    /// solver.drop_book();
+    /// let handle = solver.stop_handle();
+    /// handle.stop();
+    /// let empty = Position::<7, 6>::new();
+    /// assert_eq!(solver.solve_until(&empty, None), Err(Stopped));
+    /// handle.resume();
+    /// // A position settled at once needs no search and no time.
+    /// let p: Position = "445566".parse().unwrap();
+    /// let soon = Instant::now() + Duration::from_secs(60);
+    /// assert_eq!(solver.solve_until(&p, Some(soon)), Ok(18));
+    /// ```
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Runs `f` with its searches stoppable by the handle or at `deadline`.
+    fn stoppable<T>(
+        &mut self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
+        self.until = Some(deadline);
+        let result = f(self);
+        self.until = None;
+        result
+    }
+
+    /// The answer of a search nothing could stop.
+    fn unstoppable<T>(result: Result<T, Stopped>) -> T {
+        match result {
+            Ok(answer) => answer,
+            Err(Stopped) => unreachable!("only the *_until searches can be stopped"),
+        }
+    }
+
+    /// The limits of the searches of the call under way.
+    fn limits(&self) -> Limits<'_> {
+        match self.until {
+            Some(deadline) => Limits {
+                finished: None,
+                handle: Some(self.stop.flag()),
+                deadline,
+            },
+            None => Limits::default(),
+        }
+    }
+
+    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score;
+            return Ok(score);
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score;
+            return Ok(score);
         }
         let n = p.moves_played() as i32;
         if p.can_win_next() {
-            return Self::win_score(n);
+            return Ok(Self::win_score(n));
         }
         // The opponent wins at best with its next move, the side to move at
         // best with the move after that.
@@ -354,14 +495,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 probe = max / 2;
             }
             probes += 1;
-            let r = self.search(p, probe, probe + 1);
+            let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
                 max = r;
             } else {
                 min = r;
             }
         }
-        min
+        Ok(min)
     }
 
     /// Like [`solve`](Self::solve), but a finished game is an error.
@@ -374,16 +515,30 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// loses. Much cheaper than [`solve`](Self::solve). A finished game
     /// gets the sign of its [`solve`](Self::solve) score.
     pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_weak_inner(p))
+    }
+
+    /// [`solve_weak`](Self::solve_weak), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_weak_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_weak_inner(p))
+    }
+
+    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if p.can_win_next() {
-            return 1;
+            return Ok(1);
         }
-        self.search(p, -1, 1).signum()
+        Ok(self.search(p, -1, 1)?.signum())
     }
 
     /// The score of every move for the side to move (the score of the
@@ -391,6 +546,25 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        self.analyze_inner(p)
+            .map(|score| score.map(Self::unstoppable))
+    }
+
+    /// [`analyze`](Self::analyze), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`: the columns
+    /// settled before then have their score, the others `Err(Stopped)`.
+    pub fn analyze_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> [Option<Result<i32, Stopped>>; W] {
+        self.until = Some(deadline);
+        let scores = self.analyze_inner(p);
+        self.until = None;
+        scores
+    }
+
+    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
         let mut scores = [None; W];
         if p.is_game_over() {
             return scores;
@@ -399,9 +573,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         for (col, score) in scores.iter_mut().enumerate() {
             if p.can_play(col) {
                 *score = Some(if p.is_winning_move(col) {
-                    Self::win_score(n)
+                    Ok(Self::win_score(n))
                 } else {
-                    -self.solve(&p.after(col))
+                    self.solve_inner(&p.after(col)).map(|s| -s)
                 });
             }
         }
@@ -420,37 +594,58 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// centre first and the first that reaches the score is the answer;
     /// the others need no exact score.
     pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        Self::unstoppable(self.best_move_inner(p))
+    }
+
+    /// [`best_move`](Self::best_move), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn best_move_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<Option<usize>, Stopped> {
+        self.stoppable(deadline, |s| s.best_move_inner(p))
+    }
+
+    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
         if p.is_game_over() {
-            return None;
+            return Ok(None);
         }
-        let score = self.solve(p);
-        let n = p.moves_played() as i32;
+        let score = self.solve_inner(p)?;
         for col in Self::ORDER {
-            if !p.can_play(col) {
-                continue;
-            }
-            let child = p.after(col);
-            // Does the move score at least `score`, so exactly `score`?
-            let reaches = if p.is_winning_move(col) {
-                // The best any move can score: `solve` gave it too.
-                true
-            } else if child.is_game_over() {
-                score <= 0
-            } else if child.can_win_next() {
-                score <= -Self::win_score(n + 1)
-            } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
-                -known >= score
-            } else {
-                self.search(&child, -score, -score + 1) <= -score
-            };
-            if reaches {
-                return Some(col);
+            if p.can_play(col) && self.reaches(p, col, score)? {
+                return Ok(Some(col));
             }
         }
         // Some move reaches the score, so this is never reached; were it,
         // the slow way still gives an answer.
         debug_assert!(false, "no move reaches the score\n{p:?}");
-        Self::best_of(&self.analyze(p))
+        let mut scores = [None; W];
+        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+            *score = analysed.transpose()?;
+        }
+        Ok(Self::best_of(&scores))
+    }
+
+    /// Whether playing `col` (playable) in `p` (not over), whose score is
+    /// `score`, keeps that score: whether the position it leads to scores
+    /// at most the score's negation, which one null-window search of that
+    /// position settles.
+    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> Result<bool, Stopped> {
+        let n = p.moves_played() as i32;
+        let child = p.after(col);
+        Ok(if p.is_winning_move(col) {
+            // The best any move can score: `solve` gave it too.
+            true
+        } else if child.is_game_over() {
+            score <= 0
+        } else if child.can_win_next() {
+            score <= -Self::win_score(n + 1)
+        } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
+            -known >= score
+        } else {
+            self.search(&child, -score, -score + 1)? <= -score
+        })
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
@@ -467,11 +662,93 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         best.map(|(_, col)| col)
     }
 
+    /// Every best move (a column that keeps the position's score), with
+    /// the score: the columns [`best_move`](Self::best_move) chooses
+    /// among, and [`best_of`](Self::best_of) over
+    /// [`analyze`](Self::analyze) picks from, found with one null-window
+    /// search per move rather than an exact solve of each. The score of a
+    /// finished game (see [`solve`](Self::solve)) and no moves if the game
+    /// is over.
+    ///
+    /// ```
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "445566".parse().unwrap();
+    /// let (score, moves) = solver.best_moves(&p);
+    /// assert_eq!(score, 18);
+    /// assert_eq!(moves, [false, false, true, false, false, false, true]);
+    /// ```
+    pub fn best_moves(&mut self, p: &Position<W, H>) -> (i32, [bool; W]) {
+        Self::unstoppable(self.best_moves_inner(p))
+    }
+
+    fn best_moves_inner(&mut self, p: &Position<W, H>) -> Result<(i32, [bool; W]), Stopped> {
+        let mut moves = [false; W];
+        let score = self.solve_inner(p)?;
+        if !p.is_game_over() {
+            for (col, best) in moves.iter_mut().enumerate() {
+                *best = p.can_play(col) && self.reaches(p, col, score)?;
+            }
+        }
+        Ok((score, moves))
+    }
+
+    /// Answers `question` about `p`: the dispatch every front end makes
+    /// between the ways of solving, in one place.
+    ///
+    /// ```
+    /// use score4::solver::{Question, Reply};
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "4455661".parse().unwrap();
+    /// assert_eq!(solver.answer(&p, Question::Score), Reply::Score(-17));
+    /// assert_eq!(solver.answer(&p, Question::Sign), Reply::Sign(-1));
+    /// assert_eq!(solver.answer(&p, Question::Moves).value(), Some(-17));
+    /// ```
+    pub fn answer(&mut self, p: &Position<W, H>, question: Question) -> Reply<W> {
+        Self::unstoppable(self.answer_inner(p, question))
+    }
+
+    /// [`answer`](Self::answer), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`; a
+    /// [`Question::Moves`] stopped part way is stopped as a whole (see
+    /// [`analyze_until`](Self::analyze_until) for the columns settled).
+    pub fn answer_until(
+        &mut self,
+        p: &Position<W, H>,
+        question: Question,
+        deadline: Option<Instant>,
+    ) -> Result<Reply<W>, Stopped> {
+        self.stoppable(deadline, |s| s.answer_inner(p, question))
+    }
+
+    fn answer_inner(
+        &mut self,
+        p: &Position<W, H>,
+        question: Question,
+    ) -> Result<Reply<W>, Stopped> {
+        Ok(match question {
+            Question::Score => Reply::Score(self.solve_inner(p)?),
+            Question::Sign => Reply::Sign(self.solve_weak_inner(p)?),
+            Question::Moves => {
+                let mut scores = [None; W];
+                for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+                    *score = analysed.transpose()?;
+                }
+                Reply::Moves(scores)
+            }
+            Question::Best => {
+                let (score, moves) = self.best_moves_inner(p)?;
+                Reply::Best { score, moves }
+            }
+        })
+    }
+
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
     /// helper threads if it is worth it.
-    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let before = self.searched;
-        let result = self.search_unrecorded(p, alpha, beta);
+        let result = self.search_unrecorded(p, alpha, beta)?;
         if self.probes.len() < MAX_PROBES {
             self.probes.push(Probe {
                 alpha,
@@ -480,7 +757,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 nodes: self.searched - before,
             });
         }
-        result
+        Ok(result)
     }
 
     /// The tables thread `thread` searches with (0 is the main search):
@@ -502,17 +779,23 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// [`search`](Self::search) without the record.
-    fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    fn search_unrecorded(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
         if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(self.tables(0), self.searched, None);
+            let mut search = Search::new(self.tables(0), self.searched, self.limits());
             let score = search.negamax(p, alpha, beta);
+            let finished = search.finished();
             self.searched = search.nodes;
-            return score;
+            return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta);
+        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta, self.limits());
         self.searched += nodes;
-        score
+        score.ok_or(Stopped)
     }
 }
 
@@ -557,6 +840,64 @@ mod tests {
         let open = Position::<1, 2>::parse("").unwrap();
         assert_eq!(tiny.try_solve(&open), Ok(0));
         assert_eq!(tiny.analyze(&open), [Some(0)]);
+    }
+
+    /// Labelled positions from every part of the game.
+    fn sample() -> Vec<Position<7, 6>> {
+        let sets = [
+            include_str!("../../../../fixtures/solver/ply4-8.txt"),
+            include_str!("../../../../fixtures/solver/ply15-22.txt"),
+            include_str!("../../../../fixtures/solver/ply23-32.txt"),
+            include_str!("../../../../fixtures/solver/ply33-40.txt"),
+        ];
+        sets.iter()
+            .flat_map(|text| {
+                let set = crate::fixture::parse::<7, 6>(text).unwrap();
+                set.into_iter().step_by(5).map(|l| l.position)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn best_moves_are_the_moves_analyze_scores_highest() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        for p in sample() {
+            let scores = s.analyze(&p);
+            let best = scores.iter().flatten().max().copied();
+            let (score, moves) = s.best_moves(&p);
+            assert_eq!(Some(score), best, "{p:?}");
+            let expected = scores.map(|m| m == best);
+            assert_eq!(moves, expected, "{p:?}");
+            let first = Solver::<7, 6>::ORDER.into_iter().find(|&c| moves[c]);
+            assert_eq!(s.best_move(&p), first, "{p:?}");
+        }
+        let won = Position::<7, 6>::parse("1212121").unwrap();
+        assert_eq!(s.best_moves(&won), (-18, [false; 7]));
+    }
+
+    #[test]
+    fn every_question_is_answered_by_its_method() {
+        let mut s = Solver::<7, 6>::with_table_mb(8);
+        for p in sample().into_iter().step_by(4) {
+            let score = s.solve(&p);
+            assert_eq!(s.answer(&p, Question::Score), Reply::Score(score));
+            assert_eq!(s.answer(&p, Question::Sign), Reply::Sign(score.signum()));
+            let moves = s.analyze(&p);
+            assert_eq!(s.answer(&p, Question::Moves), Reply::Moves(moves));
+            let (best_score, best) = s.best_moves(&p);
+            let reply = s.answer(&p, Question::Best);
+            assert_eq!(
+                reply,
+                Reply::Best {
+                    score: best_score,
+                    moves: best
+                }
+            );
+            for question in [Question::Score, Question::Moves, Question::Best] {
+                assert_eq!(s.answer(&p, question).value(), Some(score), "{p:?}");
+            }
+            assert_eq!(s.answer(&p, Question::Sign).value(), Some(score.signum()));
+        }
     }
 
     #[test]

@@ -6,6 +6,52 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The environment variable naming the folder of c4's published 7x6 sets.
+/// They are c4's, under its own licence, so they stay outside the
+/// repository and the tests that read them run only when asked.
+pub const PUBLISHED_SETS: &str = "SCORE4_C4_SETS";
+
+/// The folder of c4's published sets when [`PUBLISHED_SETS`] names one
+/// (absolute, or relative to the repository's root); `None`, said on
+/// stderr so the skip shows, when it is unset. A folder that was asked for
+/// and holds no set fails the test: asking and testing nothing must not
+/// pass.
+pub fn published_sets(test: &str) -> Option<PathBuf> {
+    let Some(value) = std::env::var_os(PUBLISHED_SETS) else {
+        // Straight to the stream: the test harness captures `eprintln!`
+        // of passing tests, and a skip nobody sees reads as a pass.
+        let _ = writeln!(
+            std::io::stderr(),
+            "{test}: skipped; set {PUBLISHED_SETS} to the folder of c4's published 7x6 sets to run it"
+        );
+        return None;
+    };
+    assert!(
+        !value.is_empty(),
+        "{PUBLISHED_SETS} is set but empty: name the folder of c4's published sets"
+    );
+    let dir = repo_root().join(value);
+    let sets = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{PUBLISHED_SETS}={}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.path().extension().is_some_and(|e| e == "txt"))
+        .count();
+    assert!(
+        sets > 0,
+        "{PUBLISHED_SETS}={}: no .txt set in it",
+        dir.display()
+    );
+    Some(dir)
+}
+
+/// The repository's root, whichever crate's tests ask.
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 /// Cells by `[row][col]`, row 0 at the top: +1 orange, -1 yellow, 0 empty.
 pub type Grid = [[i8; 7]; 6];
 
