@@ -24,7 +24,7 @@ use thiserror::Error;
 
 use super::checkpoint::{BuildId, Checkpoint, CheckpointError};
 use super::file::{quoted, with_suffix, FileError, OutputLock};
-pub use super::plan::{check_shares, share_limit, Plan, PlanError, MAX_POSITIONS};
+pub use super::plan::{check_shares, leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
 use super::{canonical_key, Book, BookError};
 use crate::position::Position;
 use crate::size::BoardSize;
@@ -246,12 +246,10 @@ pub fn merge(parts: &[PathBuf], out: &Path) -> Result<Book, BuildError> {
 }
 
 fn merge_on<const W: usize, const H: usize>(depth: u32, parts: &[Book]) -> Result<Book, PlanError> {
-    let records = parts.iter().map(Book::len).sum();
-    let count = parts.first().map_or(1, |p| match p.kind() {
-        super::Kind::Share { count, .. } => usize::from(count),
-        super::Kind::Book => 1,
-    });
-    Plan::<W, H>::try_new(depth, share_limit(records, count))?.merge(parts)
+    // Every share is there (checked): their records are the leaves, give
+    // or take the duplicates of a share given twice.
+    let records: usize = parts.iter().map(Book::len).sum();
+    Plan::<W, H>::try_new(depth, share_limit(records.saturating_add(1)))?.merge(parts)
 }
 
 /// Solves every position of `todo` exactly with `solvers.len()` threads,

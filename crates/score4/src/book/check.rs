@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::plan::{share_limit, Plan, PlanError, MAX_POSITIONS};
+use super::plan::{leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
 use super::{canonical_key, Book, Kind};
 use crate::position::Position;
 use crate::rng::Rng;
@@ -107,7 +107,7 @@ fn check_on<const W: usize, const H: usize>(
     // them all.
     let limit = match book.kind() {
         Kind::Book => book.len().min(MAX_POSITIONS),
-        Kind::Share { count, .. } => share_limit(book.len(), usize::from(count)),
+        Kind::Share { count, .. } => share_limit(leaves_of_share(book.len(), usize::from(count))),
     };
     let plan = Plan::<W, H>::try_new(book.depth(), limit).map_err(|e| match (e, book.kind()) {
         (PlanError::TooLarge { .. }, Kind::Book) => CheckError::Incomplete {

@@ -88,17 +88,23 @@ const SHARE_FLOOR: usize = 2_000_000;
 /// five leaves room for depths well past that.
 const SHARE_RATIO: usize = 5;
 
-/// The most positions the plan of a book cut into `count` shares, whose
-/// parts hold `records` leaves in all, may list: a share's leaves are a
-/// `1/count` run of the plan's (give or take one), and the plan a small
-/// multiple of its leaves. A forged part (a deep book with no records)
-/// is refused after listing this many, not after [`MAX_POSITIONS`].
-pub fn share_limit(records: usize, count: usize) -> usize {
-    records
-        .saturating_add(count)
+/// The most positions the plan of a book with about `leaves` leaves
+/// may list, when only its shares are at hand: a share of `count` holds
+/// a `1/count` run of the leaves (give or take one), so `count` times
+/// its records bound them, and the plan is a small multiple of its
+/// leaves. A forged share (a deep book with no records) is refused after
+/// listing this many positions, not after [`MAX_POSITIONS`].
+pub fn share_limit(leaves: usize) -> usize {
+    leaves
         .saturating_mul(SHARE_RATIO)
         .saturating_add(SHARE_FLOOR)
         .min(MAX_POSITIONS)
+}
+
+/// The leaves of a book at most, from the records of one of its `count`
+/// shares.
+pub fn leaves_of_share(records: usize, count: usize) -> usize {
+    records.saturating_add(1).saturating_mul(count)
 }
 
 /// Every position a book of `depth` holds, by number of moves.
@@ -440,16 +446,21 @@ mod tests {
 
     #[test]
     fn a_share_limit_fits_real_shares_and_refuses_forged_ones() {
-        // Every share of real books lists within its limit.
-        for count in [1, 3, 64] {
-            for depth in [6, 10] {
-                let plan = Plan::<7, 6>::new(depth);
-                let records = plan.leaves().len();
-                assert!(plan.len() <= share_limit(records, count));
+        // Every share of real books lists within its limit, from its own
+        // records (as a check does) or from every share's (as a merge).
+        for depth in [6, 10] {
+            let plan = Plan::<7, 6>::new(depth);
+            let leaves = plan.leaves().len();
+            assert!(plan.len() <= share_limit(leaves));
+            for count in [1, 3, 64, 1000] {
+                for index in [1, count] {
+                    let records = plan.share(index, count).len();
+                    assert!(plan.len() <= share_limit(leaves_of_share(records, count)));
+                }
             }
         }
         // A deep 7x6 book with no records is refused early.
-        let limit = share_limit(0, 1);
+        let limit = share_limit(leaves_of_share(0, 1));
         assert!(limit < MAX_POSITIONS);
         assert!(matches!(
             Plan::<7, 6>::try_new(42, limit),
