@@ -23,7 +23,7 @@ use super::{canonical_key, Book, Kind};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
-use crate::table::TableError;
+use crate::TableError;
 
 /// Fewest leaves handed to a worker at a time.
 ///
