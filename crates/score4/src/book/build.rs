@@ -29,8 +29,8 @@ use super::{canonical_key, Book, BookError};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
-use crate::table::TableError;
 use crate::with_board_size;
+use crate::TableError;
 
 /// Fewest leaves handed to a worker at a time.
 ///

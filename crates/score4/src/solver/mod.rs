@@ -22,7 +22,7 @@
 //! - [`tuning`]: every tunable, with the reason for its value;
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
-//! - the transposition table is [`crate::table`].
+//! - [`table`]: the transposition table.
 //!
 //! ```
 //! use score4::{Position, Solver};
@@ -46,6 +46,7 @@ mod search;
 #[cfg(feature = "search-stats")]
 pub mod stats;
 mod stop;
+pub mod table;
 pub mod tuning;
 mod verdict;
 
@@ -55,12 +56,13 @@ use std::time::Instant;
 use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
+use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
-use crate::table::{Table, TableError};
 use search::{Search, Tables};
 use stop::Limits;
 pub use stop::{StopHandle, Stopped};
+use table::Table;
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
 use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 pub use verdict::{Player, Verdict};
@@ -193,7 +195,7 @@ impl<const W: usize, const H: usize> Default for Solver<W, H> {
 impl<const W: usize, const H: usize> Solver<W, H> {
     const CELLS: i32 = (W * H) as i32;
     /// Rejects at compile time boards too wide for a table entry's move.
-    const VALID: () = assert!(W <= crate::table::MAX_WIDTH, "at most 14 columns");
+    const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
     /// Width of a position key: every column's cells plus its sentinel.
     const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
     /// Columns from the centre outwards, where lines are most numerous.

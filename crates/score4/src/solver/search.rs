@@ -6,15 +6,16 @@
 //! table's proven bounds, and looks up every child before searching any
 //! (enhanced transposition cut-off) while the subtrees are large.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::bounds::static_bounds;
 use super::order::ordered_moves;
-use super::parallel::Shared;
 use super::stop::Limits;
+use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
-use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
-use crate::table::Table;
+use crate::score;
 
 /// Counts a search event in a measuring build (see
 /// [`stats`](super::stats)); nothing otherwise.
@@ -33,6 +34,39 @@ pub(super) struct Tables<'t> {
     pub(super) far: &'t Table,
     pub(super) near: &'t Table,
     pub(super) near_max_empty: i32,
+}
+
+/// Where threads searching together meet, besides the tables.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<'t> {
+    /// By moves played: the key of the position the main search is
+    /// searching at that depth (0 where it has not been yet).
+    busy: &'t [AtomicU64],
+    /// Whether this search is a helper, which puts off the main search's
+    /// positions, rather than the main search, which announces them.
+    helper: bool,
+}
+
+impl<'t> Shared<'t> {
+    /// Where the main search (`helper` false) or a helper meets the
+    /// others: `busy` has a slot for every number of moves played.
+    pub(super) fn new(busy: &'t [AtomicU64], helper: bool) -> Self {
+        Shared { busy, helper }
+    }
+
+    /// Whether to put off the move to the child with `key`, the `i`-th move
+    /// (from 0) of a position with `n` moves played. The main search never
+    /// does: it announces the child instead.
+    #[inline(always)]
+    pub(super) fn puts_off(&self, n: i32, key: u64, i: usize) -> bool {
+        let busy = &self.busy[n as usize + 1];
+        if !self.helper {
+            busy.store(key, Ordering::Relaxed);
+            false
+        } else {
+            i > 0 && busy.load(Ordering::Relaxed) == key
+        }
+    }
 }
 
 /// The moves of a position worth searching, with the opponent's winning
@@ -95,7 +129,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
 
     #[inline(always)]
     fn win_score(moves: i32) -> i32 {
-        Solver::<W, H>::win_score(moves)
+        score::win(W * H, moves as u32)
     }
 
     /// The table key of `p`, shared with its mirror image early in the
