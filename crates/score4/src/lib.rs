@@ -4,6 +4,7 @@
 //! Read it top-down:
 //! - [`bitboard`]: the bit layout every other module derives its masks from.
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
+//! - [`score`]: what a score means: who wins, and with which disc.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
 //! - [`render`](mod@render): both boards drawn as the Score4 console driver draws them.
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
@@ -19,6 +20,7 @@
 //! - [`book`]: the opening book: exact scores of every early position,
 //!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
+//! - [`rng`]: a small seeded generator, for samples that can be repeated.
 //!
 //! ```
 //! use score4::Position;
@@ -39,6 +41,8 @@ pub mod heuristic;
 pub mod input;
 pub mod position;
 pub mod render;
+pub mod rng;
+pub mod score;
 pub mod size;
 pub mod solver;
 pub mod table;
@@ -51,6 +55,7 @@ pub use position::Ending;
 pub use position::Position;
 pub use size::{BoardSize, SizeError};
 pub use solver::{
-    default_table_mb, Probe, Solver, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, MAX_PROBES,
+    default_table_mb, Probe, Solver, StopHandle, Stopped, DEFAULT_SHARED_TABLE_MB,
+    DEFAULT_TABLE_MB, MAX_PROBES,
 };
 pub use table::TableError;

@@ -1,6 +1,6 @@
 //! The perfect solver: the exact game value of any position.
 //!
-//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! Scores follow the [`score`](crate::score) convention: positive when
 //! the side to move wins, larger for a faster win. The search is negamax with
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
@@ -45,19 +45,24 @@ pub(crate) mod plain;
 mod search;
 #[cfg(feature = "search-stats")]
 pub mod stats;
+mod stop;
 pub mod tuning;
 mod verdict;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
+use crate::score;
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
+use stop::Limits;
+pub use stop::{StopHandle, Stopped};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
+use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
@@ -92,6 +97,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     /// The searches since the last [`reset_nodes`](Self::reset_nodes), up
     /// to [`MAX_PROBES`]; allocated once, so recording never allocates.
     probes: Vec<Probe>,
+    /// Stops the `*_until` searches from another thread.
+    stop: StopHandle,
+    /// While a `*_until` call runs: what may stop its searches.
+    until: Option<Option<Instant>>,
 }
 
 /// Most searches [`Solver::probes`] keeps: room for a strong solve of
@@ -235,6 +244,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             threads: 1,
             book: Self::built_in_book(),
             probes: Vec::with_capacity(MAX_PROBES),
+            stop: StopHandle::default(),
+            until: None,
         })
     }
 
@@ -351,11 +362,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The score a win scores for the side to move when it wins with the
-    /// move after `moves` moves played: one point per disc it has left.
-    /// This is the one place that says what a win scores.
+    /// move after `moves` moves played (see [`score::win`]).
     #[inline(always)]
     pub(crate) fn win_score(moves: i32) -> i32 {
-        (Self::CELLS + 1 - moves) / 2
+        score::win(W * H, moves as u32)
     }
 
     /// The score of a finished game from the side to move, or `None` if
@@ -372,25 +382,93 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The exact score of `p` for the side to move.
     ///
-    /// With `n` moves played, a win by the side to move with the move after
-    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
-    /// opponent's win, and a draw 0: both sides win as fast and lose as
-    /// slowly as they can.
+    /// Scores follow the [`score`] convention: a win scores more the sooner
+    /// it comes, a loss is the negation of the opponent's win, a draw is 0;
+    /// both sides win as fast and lose as slowly as they can.
     ///
     /// A finished game is not an error here: a full board scores 0, and a
     /// position whose last move made four scores that win, negated, from
     /// the side to move. [`try_solve`](Self::try_solve) rejects those
     /// instead.
     pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_inner(p))
+    }
+
+    /// [`solve`](Self::solve), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_inner(p))
+    }
+
+    /// A handle that stops this solver's `*_until` searches from another
+    /// thread.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use score4::{Position, Solver, Stopped};
+    ///
+    /// let mut solver = Solver::<7, 6>::new();
+    /// solver.drop_book();
+    /// let handle = solver.stop_handle();
+    /// handle.stop();
+    /// let empty = Position::<7, 6>::new();
+    /// assert_eq!(solver.solve_until(&empty, None), Err(Stopped));
+    /// handle.resume();
+    /// // A position settled at once needs no search and no time.
+    /// let p: Position = "445566".parse().unwrap();
+    /// let soon = Instant::now() + Duration::from_secs(60);
+    /// assert_eq!(solver.solve_until(&p, Some(soon)), Ok(18));
+    /// ```
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// Runs `f` with its searches stoppable by the handle or at `deadline`.
+    fn stoppable<T>(
+        &mut self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
+        self.until = Some(deadline);
+        let result = f(self);
+        self.until = None;
+        result
+    }
+
+    /// The answer of a search nothing could stop.
+    fn unstoppable<T>(result: Result<T, Stopped>) -> T {
+        match result {
+            Ok(answer) => answer,
+            Err(Stopped) => unreachable!("only the *_until searches can be stopped"),
+        }
+    }
+
+    /// The limits of the searches of the call under way.
+    fn limits(&self) -> Limits<'_> {
+        match self.until {
+            Some(deadline) => Limits {
+                finished: None,
+                handle: Some(self.stop.flag()),
+                deadline,
+            },
+            None => Limits::default(),
+        }
+    }
+
+    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score;
+            return Ok(score);
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score;
+            return Ok(score);
         }
         let n = p.moves_played() as i32;
         if p.can_win_next() {
-            return Self::win_score(n);
+            return Ok(Self::win_score(n));
         }
         // The opponent wins at best with its next move, the side to move at
         // best with the move after that.
@@ -398,32 +476,16 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let mut max = Self::win_score(n + 2);
         let mut probes = 0;
         while min < max {
-            // Bisect, but probe far from zero first: a win (or loss) that
-            // must come soon is cheap to prove or refute, since the move
-            // count bounds cut off the long lines. Once two such probes have
-            // narrowed the range, a range that still spans zero is probed
-            // at zero: most positions score close to it, and the sign is
-            // the one probe no exact solve avoids. Early positions then walk
-            // outward from zero on the known side: see WALK_BELOW_MOVES.
-            let mut probe = min + (max - min) / 2;
-            if probes >= 2 && min < 0 && max > 0 {
-                probe = 0;
-            } else if probes >= 2 && n < WALK_BELOW_MOVES {
-                probe = if min >= 0 { min } else { max - 1 };
-            } else if probe <= 0 && min / 2 < probe {
-                probe = min / 2;
-            } else if probe >= 0 && max / 2 > probe {
-                probe = max / 2;
-            }
+            let probe = tuning::next_probe(min, max, probes, n);
             probes += 1;
-            let r = self.search(p, probe, probe + 1);
+            let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
                 max = r;
             } else {
                 min = r;
             }
         }
-        min
+        Ok(min)
     }
 
     /// Like [`solve`](Self::solve), but a finished game is an error.
@@ -436,23 +498,56 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// loses. Much cheaper than [`solve`](Self::solve). A finished game
     /// gets the sign of its [`solve`](Self::solve) score.
     pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
+        Self::unstoppable(self.solve_weak_inner(p))
+    }
+
+    /// [`solve_weak`](Self::solve_weak), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_weak_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.stoppable(deadline, |s| s.solve_weak_inner(p))
+    }
+
+    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
         if let Some(score) = Self::finished_score(p) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return score.signum();
+            return Ok(score.signum());
         }
         if p.can_win_next() {
-            return 1;
+            return Ok(1);
         }
-        self.search(p, -1, 1).signum()
+        Ok(self.search(p, -1, 1)?.signum())
     }
 
     /// The score of every move for the side to move (the score of the
     /// position after it, negated), `None` for a full column. A move that
-    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// wins at once scores [`score::win`] of the moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
+        self.analyze_inner(p)
+            .map(|score| score.map(Self::unstoppable))
+    }
+
+    /// [`analyze`](Self::analyze), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`: the columns
+    /// settled before then have their score, the others `Err(Stopped)`.
+    pub fn analyze_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> [Option<Result<i32, Stopped>>; W] {
+        self.until = Some(deadline);
+        let scores = self.analyze_inner(p);
+        self.until = None;
+        scores
+    }
+
+    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
         let mut scores = [None; W];
         if p.is_game_over() {
             return scores;
@@ -461,9 +556,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         for (col, score) in scores.iter_mut().enumerate() {
             if p.can_play(col) {
                 *score = Some(if p.is_winning_move(col) {
-                    Self::win_score(n)
+                    Ok(Self::win_score(n))
                 } else {
-                    -self.solve(&p.after(col))
+                    self.solve_inner(&p.after(col)).map(|s| -s)
                 });
             }
         }
@@ -482,29 +577,47 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// centre first and the first that reaches the score is the answer;
     /// the others need no exact score.
     pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
+        Self::unstoppable(self.best_move_inner(p))
+    }
+
+    /// [`best_move`](Self::best_move), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn best_move_until(
+        &mut self,
+        p: &Position<W, H>,
+        deadline: Option<Instant>,
+    ) -> Result<Option<usize>, Stopped> {
+        self.stoppable(deadline, |s| s.best_move_inner(p))
+    }
+
+    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
         if p.is_game_over() {
-            return None;
+            return Ok(None);
         }
-        let score = self.solve(p);
+        let score = self.solve_inner(p)?;
         for col in Self::ORDER {
-            if p.can_play(col) && self.reaches(p, col, score) {
-                return Some(col);
+            if p.can_play(col) && self.reaches(p, col, score)? {
+                return Ok(Some(col));
             }
         }
         // Some move reaches the score, so this is never reached; were it,
         // the slow way still gives an answer.
         debug_assert!(false, "no move reaches the score\n{p:?}");
-        Self::best_of(&self.analyze(p))
+        let mut scores = [None; W];
+        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+            *score = analysed.transpose()?;
+        }
+        Ok(Self::best_of(&scores))
     }
 
     /// Whether playing `col` (playable) in `p` (not over), whose score is
     /// `score`, keeps that score: whether the position it leads to scores
     /// at most the score's negation, which one null-window search of that
     /// position settles.
-    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> bool {
+    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> Result<bool, Stopped> {
         let n = p.moves_played() as i32;
         let child = p.after(col);
-        if p.is_winning_move(col) {
+        Ok(if p.is_winning_move(col) {
             // The best any move can score: `solve` gave it too.
             true
         } else if child.is_game_over() {
@@ -514,8 +627,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
             -known >= score
         } else {
-            self.search(&child, -score, -score + 1) <= -score
-        }
+            self.search(&child, -score, -score + 1)? <= -score
+        })
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
@@ -549,14 +662,18 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert_eq!(moves, [false, false, true, false, false, false, true]);
     /// ```
     pub fn best_moves(&mut self, p: &Position<W, H>) -> (i32, [bool; W]) {
+        Self::unstoppable(self.best_moves_inner(p))
+    }
+
+    fn best_moves_inner(&mut self, p: &Position<W, H>) -> Result<(i32, [bool; W]), Stopped> {
         let mut moves = [false; W];
-        let score = self.solve(p);
+        let score = self.solve_inner(p)?;
         if !p.is_game_over() {
             for (col, best) in moves.iter_mut().enumerate() {
-                *best = p.can_play(col) && self.reaches(p, col, score);
+                *best = p.can_play(col) && self.reaches(p, col, score)?;
             }
         }
-        (score, moves)
+        Ok((score, moves))
     }
 
     /// Answers `question` about `p`: the dispatch every front end makes
@@ -572,22 +689,49 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert_eq!(solver.answer(&p, Question::Moves).value(), Some(-17));
     /// ```
     pub fn answer(&mut self, p: &Position<W, H>, question: Question) -> Reply<W> {
-        match question {
-            Question::Score => Reply::Score(self.solve(p)),
-            Question::Sign => Reply::Sign(self.solve_weak(p)),
-            Question::Moves => Reply::Moves(self.analyze(p)),
+        Self::unstoppable(self.answer_inner(p, question))
+    }
+
+    /// [`answer`](Self::answer), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`; a
+    /// [`Question::Moves`] stopped part way is stopped as a whole (see
+    /// [`analyze_until`](Self::analyze_until) for the columns settled).
+    pub fn answer_until(
+        &mut self,
+        p: &Position<W, H>,
+        question: Question,
+        deadline: Option<Instant>,
+    ) -> Result<Reply<W>, Stopped> {
+        self.stoppable(deadline, |s| s.answer_inner(p, question))
+    }
+
+    fn answer_inner(
+        &mut self,
+        p: &Position<W, H>,
+        question: Question,
+    ) -> Result<Reply<W>, Stopped> {
+        Ok(match question {
+            Question::Score => Reply::Score(self.solve_inner(p)?),
+            Question::Sign => Reply::Sign(self.solve_weak_inner(p)?),
+            Question::Moves => {
+                let mut scores = [None; W];
+                for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+                    *score = analysed.transpose()?;
+                }
+                Reply::Moves(scores)
+            }
             Question::Best => {
-                let (score, moves) = self.best_moves(p);
+                let (score, moves) = self.best_moves_inner(p)?;
                 Reply::Best { score, moves }
             }
-        }
+        })
     }
 
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
     /// helper threads if it is worth it.
-    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         let before = self.searched;
-        let result = self.search_unrecorded(p, alpha, beta);
+        let result = self.search_unrecorded(p, alpha, beta)?;
         if self.probes.len() < MAX_PROBES {
             self.probes.push(Probe {
                 alpha,
@@ -596,7 +740,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 nodes: self.searched - before,
             });
         }
-        result
+        Ok(result)
     }
 
     /// The tables thread `thread` searches with (0 is the main search):
@@ -618,17 +762,24 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// [`search`](Self::search) without the record.
-    fn search_unrecorded(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
-        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
-            let mut search = Search::new(self.tables(0), self.searched, None);
+    fn search_unrecorded(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
+        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
+        {
+            let mut search = Search::new(self.tables(0), self.searched, self.limits());
             let score = search.negamax(p, alpha, beta);
+            let finished = search.finished();
             self.searched = search.nodes;
-            return score;
+            return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta);
+        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta, self.limits());
         self.searched += nodes;
-        score
+        score.ok_or(Stopped)
     }
 }
 

@@ -12,6 +12,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::search::{Search, Tables};
+use super::stop::Limits;
 use crate::position::Position;
 
 /// Where threads searching together meet, besides the tables.
@@ -44,23 +45,29 @@ impl Shared<'_> {
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
 /// it), searched by as many threads together as there are `tables` (the
 /// tables of each, the main search's first), and the positions all of
-/// them searched.
+/// them searched. No score if `limits` stopped every thread first.
 pub(super) fn search_together<const W: usize, const H: usize>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
-) -> (i32, u64) {
+    limits: Limits<'_>,
+) -> (Option<i32>, u64) {
     let stop = AtomicBool::new(false);
+    let limits = Limits {
+        finished: Some(&stop),
+        ..limits
+    };
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
     let run = |tables: Tables<'_>, helper: bool| {
-        let mut search = Search::<W, H>::new(tables, 0, Some(&stop));
+        let mut search = Search::<W, H>::new(tables, 0, limits);
         search.shared = Some(Shared {
             busy: &busy,
             helper,
         });
         let score = search.negamax(p, alpha, beta);
-        // The first to finish stops the others; its answer is complete.
+        // The first to finish stops the others; its answer is complete. A
+        // search stopped by the limits stops the others too.
         stop.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)
     };
@@ -84,8 +91,7 @@ pub(super) fn search_together<const W: usize, const H: usize>(
         answer = answer.or(score);
         nodes += helper_nodes;
     }
-    // A helper that panicked cannot have stopped the main search, so at
-    // least the main search finished if no helper did.
-    let score = answer.unwrap_or_else(|| unreachable!("some search finishes"));
-    (score, nodes)
+    // Only the caller's limits stop the main search before some thread
+    // has answered: without them, some search finishes.
+    (answer, nodes)
 }

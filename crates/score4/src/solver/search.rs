@@ -6,12 +6,11 @@
 //! table's proven bounds, and looks up every child before searching any
 //! (enhanced transposition cut-off) while the subtrees are large.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
 use super::bounds::static_bounds;
 use super::order::ordered_moves;
 use super::parallel::Shared;
-use super::tuning::{ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
+use super::stop::Limits;
+use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
@@ -49,9 +48,13 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
     tables: Tables<'t>,
     /// Positions searched, counted from where the solver left off.
     pub(super) nodes: u64,
-    /// Set when another thread has answered; checked at every position.
-    stop: Option<&'t AtomicBool>,
-    /// Whether this search saw `stop` and gave up: its results are void.
+    /// What may stop this search.
+    limits: Limits<'t>,
+    /// The node count at which to look at `limits` next (never, for a
+    /// search nothing can stop).
+    next_poll: u64,
+    /// Whether this search reached its limits and gave up: its results
+    /// are void.
     aborted: bool,
     /// What threads searching together share besides the tables.
     pub(super) shared: Option<Shared<'t>>,
@@ -60,11 +63,16 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
 impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     const CELLS: i32 = (W * H) as i32;
 
-    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
+    pub(super) fn new(tables: Tables<'t>, nodes: u64, limits: Limits<'t>) -> Self {
         Search {
             tables,
             nodes,
-            stop,
+            limits,
+            next_poll: if limits.any() {
+                nodes.saturating_add(limits.interval())
+            } else {
+                u64::MAX
+            },
             aborted: false,
             shared: None,
         }
@@ -96,9 +104,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     #[inline(always)]
     fn key(p: &Position<W, H>) -> (u64, bool) {
         let key = p.key();
-        // Early positions are often reached in both orientations, later ones
-        // almost never, so there the mirror costs time and saves nothing.
-        if p.moves_played() >= Self::CELLS as u32 / 2 {
+        if p.moves_played() >= tuning::mirror_below_moves(Self::CELLS as u32) {
             return (key, false);
         }
         let mirrored = p.mirror_key();
@@ -153,11 +159,12 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         debug_assert!(!p.can_win_next() && !p.is_game_over());
         self.nodes += 1;
         record!(p.moves_played() as i32, Entered);
-        if let Some(stop) = self.stop {
-            if stop.load(Ordering::Relaxed) {
+        if self.nodes >= self.next_poll {
+            if self.limits.reached() {
                 self.aborted = true;
                 return 0;
             }
+            self.next_poll = self.nodes + self.limits.interval();
         }
         let n = p.moves_played() as i32;
 
@@ -321,11 +328,12 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             }
         }
 
-        // Helpers put off the main search's moves only in the first half
-        // of the game: deeper, the subtrees are too small to repay the
-        // announcing.
         let shared = match (self.shared, child_keys) {
-            (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
+            (Some(shared), Some(keys))
+                if (n as u32) < tuning::put_off_below_moves(Self::CELLS as u32) =>
+            {
+                Some((shared, keys))
+            }
             _ => None,
         };
         // What the parent has of each child already: its key and the
