@@ -21,6 +21,7 @@
 //! - [`book`]: the opening book: exact scores of every early position,
 //!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
+//! - [`rng`]: a small seeded generator, for samples that can be repeated.
 //!
 //! ```
 //! use score4::Position;
@@ -42,6 +43,7 @@ pub mod input;
 mod mem;
 pub mod position;
 pub mod render;
+pub mod rng;
 pub mod score;
 pub mod size;
 pub mod solver;
