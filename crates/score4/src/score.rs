@@ -17,8 +17,9 @@
 //! // After 8 moves the side to move scores at most 17 (a win with its
 //! // next disc, the 9th) and at least -17 (a loss to the 10th).
 //! assert_eq!(score::range(42, 8), -17..=17);
-//! // With 3 moves played, a score of 16 is a win with the mover's 4th disc.
-//! assert_eq!(score::own_winning_disc(42, 3, 16), Some(4));
+//! // With 3 moves played, a score of 16 (22 - 6) is a win with the
+//! // mover's 6th disc.
+//! assert_eq!(score::own_winning_disc(42, 3, 16), Some(6));
 //! ```
 
 use std::ops::RangeInclusive;

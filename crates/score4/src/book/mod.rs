@@ -4,7 +4,7 @@
 //! - this module: [`Book`], a sorted table of (position, score) read from
 //!   its file, and its look-up;
 //! - [`format`](mod@format): the file, its header and its checks;
-//! - [`file`]: reading a book with bounds, saving one whole or not at
+//! - [`file`](mod@file): reading a book with bounds, saving one whole or not at
 //!   all, and the lock a build or merge holds on its output;
 //! - [`plan`]: what a book holds: every position enumerated, those with
 //!   exactly `depth` moves (the leaves) cut into shares among machines if

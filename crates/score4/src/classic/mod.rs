@@ -12,7 +12,7 @@
 //! on nothing here, `search` and `perfect` on `answer`, `protocol` on
 //! `search` for its deepest level.
 //!
-//! [`respond`] answers a request as the engine does; [`answer`] and
+//! [`respond`] answers a request as the engine does; [`answer()`] and
 //! [`try_answer`] always by the classic search.
 
 pub mod answer;
@@ -50,7 +50,7 @@ pub fn answer(request: &Request) -> Answer {
     }
 }
 
-/// Like [`answer`], but a search table the system will not allocate is an
+/// Like [`answer()`], but a search table the system will not allocate is an
 /// error rather than a panic.
 pub fn try_answer(request: &Request) -> Result<Answer, TableError> {
     let mut search = Search::try_for_level(request.level)?;

@@ -1,5 +1,5 @@
 //! The classic engine's command line: the request read from its
-//! arguments. What it prints is [`super::answer`].
+//! arguments. What it prints is [`super::answer`](mod@super::answer).
 
 use super::search::MAX_LEVEL;
 use crate::board::Board;

@@ -1,6 +1,6 @@
 //! The perfect solver: the exact game value of any position.
 //!
-//! Scores follow the [`score`](crate::score) convention: positive when
+//! Scores follow the [`score`] convention: positive when
 //! the side to move wins, larger for a faster win. The search is negamax with
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
