@@ -37,6 +37,7 @@ pub mod error;
 pub mod fixture;
 pub mod heuristic;
 pub mod input;
+pub mod play;
 pub mod position;
 pub mod render;
 pub mod size;
