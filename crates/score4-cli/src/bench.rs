@@ -113,7 +113,9 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         Err(e) => return fail(&format!("--table-mb {}: {e}", args.table_mb)),
     };
     if let Err(message) = args.book.apply(&mut solver) {
-        return fail(&message);
+        // Already `book: ...`, as every command's errors about a book.
+        output::error(message);
+        return FAILED;
     }
     if let Some((_, set)) = sets.iter().find(|(_, set)| !set.is_empty()) {
         warm_up(&mut solver, set);

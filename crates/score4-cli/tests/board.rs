@@ -1,38 +1,20 @@
 //! `--board WxH` as a user runs it: other sizes solved and benchmarked,
 //! unsupported ones refused.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
-
 mod common;
 use common::{score4, text};
 
 use score4::Position;
+use score4_testkit::fixtures;
+use score4_testkit::reference::Reference;
 
 /// The published first-player scores of the small boards, from the fixture.
 fn published_small() -> Vec<(String, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/board-sizes.txt");
-    let table = std::fs::read_to_string(path).expect("the fixture");
-    let mut small = Vec::new();
-    for line in table
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-    {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let (w, h) = f[0].split_once('x').expect("WxH");
-        let cells: i32 = w.parse::<i32>().unwrap() * h.parse::<i32>().unwrap();
-        let last: i32 = f[2].parse().unwrap();
-        let win = 1 + (cells - last) / 2;
-        let score = match f[1] {
-            "draw" => 0,
-            "first" => win,
-            _ => -win,
-        };
-        if cells <= 25 {
-            small.push((f[0].to_string(), score));
-        }
-    }
-    small
+    fixtures::board_sizes()
+        .into_iter()
+        .filter(|(size, _)| size.width() * size.height() <= 25)
+        .map(|(size, score)| (size.to_string(), score))
+        .collect()
 }
 
 #[test]
@@ -90,35 +72,11 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
     }
 }
 
-/// The exact score by trying every continuation: the rules only.
-fn negamax(p: &Position<5, 4>, memo: &mut HashMap<u64, i32>) -> i32 {
-    if let Some(&s) = memo.get(&p.key()) {
-        return s;
-    }
-    let n = p.moves_played() as i32;
-    let best = p
-        .playable_columns()
-        .map(|col| {
-            let child = p.after(col);
-            if child.opponent_has_won() {
-                (20 + 1 - n) / 2
-            } else if child.is_full() {
-                0
-            } else {
-                -negamax(&child, memo)
-            }
-        })
-        .max()
-        .expect("a move");
-    memo.insert(p.key(), best);
-    best
-}
-
 #[test]
 fn bench_checks_labelled_positions_of_another_size() {
     // Positions of a 5x4 game, labelled here by the plain negamax.
     let game = "3324153251412";
-    let mut memo = HashMap::new();
+    let mut reference = Reference::remembering();
     let mut lines = String::new();
     for len in 4..game.len() {
         let moves = &game[..len];
@@ -126,7 +84,7 @@ fn bench_checks_labelled_positions_of_another_size() {
         if p.can_win_next() {
             continue;
         }
-        lines += &format!("{moves} {}\n", negamax(&p, &mut memo));
+        lines += &format!("{moves} {}\n", reference.score(&p));
     }
     let dir = std::env::temp_dir().join(format!("score4-board-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -1,6 +1,6 @@
 //! `score4 book` as a user runs it: built in one run or in shares and
-//! merged (the same bytes), resumed after a kill, refused when damaged or
-//! mismatched, and used by `solve` and `bench`.
+//! merged (the same bytes), refused when damaged or mismatched, and used
+//! by `solve` and `bench` (resumption and faults: `book_faults.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -8,8 +8,7 @@ use std::process::{Command, Output};
 mod common;
 use common::{score4, text};
 
-use score4::book::build::Plan;
-use score4::book::{canonical_key, Book};
+use score4::book::Book;
 use score4::Position;
 
 /// A fresh scratch directory for one test.
@@ -98,46 +97,6 @@ fn shares_merged_are_the_book_byte_for_byte() {
         assert_eq!(o.status.code(), Some(2), "{set:?}");
         assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
     }
-}
-
-#[test]
-fn a_killed_build_resumes_where_it_stopped() {
-    let dir = scratch("resume");
-    ok(&build_5x4(&dir, "fresh.book", &[]));
-    let fresh = Book::from_bytes(std::fs::read(dir.join("fresh.book")).unwrap()).unwrap();
-    // What a run killed after 1,000 leaves leaves behind: the header
-    // (magic, version, board, depth, no share), the records it wrote, and
-    // a torn tail: a zeroed record and half of another.
-    let plan = Plan::<5, 4>::new(8);
-    let mut partial = b"score4ck".to_vec();
-    partial.extend_from_slice(&[1, 5, 4, 8, 0, 0, 0, 0]);
-    for p in &plan.leaves()[..1000] {
-        let key = canonical_key(p);
-        partial.extend_from_slice(&key.to_le_bytes());
-        partial.push(fresh.get(key).unwrap() as i8 as u8);
-    }
-    let whole = partial.clone();
-    partial.extend_from_slice(&[0; 9]);
-    partial.extend_from_slice(&[1, 2, 3, 4]);
-    std::fs::write(dir.join("resumed.book.partial"), &partial).unwrap();
-    let o = build_5x4(&dir, "resumed.book", &[]);
-    ok(&o);
-    let searched = plan.leaves().len() - 1000;
-    assert!(
-        text(&o.stdout).contains(&format!("searched {searched} positions")),
-        "{}",
-        text(&o.stdout)
-    );
-    assert_eq!(
-        std::fs::read(dir.join("resumed.book")).unwrap(),
-        std::fs::read(dir.join("fresh.book")).unwrap()
-    );
-    assert!(!dir.join("resumed.book.partial").exists());
-
-    // A checkpoint of another build is refused, not mixed in.
-    std::fs::write(dir.join("other.book.partial"), &whole).unwrap();
-    let o = build_5x4_to(&dir, "other.book", "7", &[]);
-    refused(&o, "another build");
 }
 
 #[test]

@@ -1,26 +1,21 @@
 //! The `score4` binary against the recorded answers of the original and
 //! against the reference model, through its stdout and exit status.
 
-#[path = "../../score4/tests/support/mod.rs"]
-mod support;
-
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use support::{random_grid, tokens, Oracle, Rng};
+use score4_testkit::classic::{random_grid, tokens, Oracle};
+use score4_testkit::{cli, fixtures, Rng};
 
 const BIN: &str = env!("CARGO_BIN_EXE_score4");
 
 fn run(bin: &Path, args: &[String]) -> Output {
-    Command::new(bin)
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    cli::run(bin, args)
 }
 
 fn fixture_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/score4-protocol-sample.jsonl")
+    fixtures::path("score4-protocol-sample.jsonl")
 }
 
 /// One recorded case: arguments, exit status, stdout.

@@ -147,12 +147,13 @@ pub fn parse<const W: usize, const H: usize>(
 
 /// Reads a fixture file from `reader`, line by line with the length cap
 /// of [`Lines`]: a file that is not a fixture (a binary, an endless
-/// stream) is refused at its first line that is not one.
+/// stream) is refused at its first line that is not one, a line over the
+/// cap as soon as the cap is passed.
 pub fn read<const W: usize, const H: usize>(
     reader: impl BufRead,
 ) -> Result<Vec<Labelled<W, H>>, FixtureError> {
     let mut set = Vec::new();
-    let mut lines = Lines::new(reader);
+    let mut lines = Lines::new(reader).stopping_at_long_lines();
     while let Some((line, text)) = lines
         .next_line()
         .map_err(|e| FixtureError::Read(e.to_string()))?
@@ -238,6 +239,20 @@ mod tests {
         assert!(matches!(
             read::<7, 6>(&b"12 0\n1\xff 0\n"[..]),
             Err(FixtureError::Line { line: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn an_endless_line_ends_the_reading() {
+        // An endless stream of one byte, as `/dev/zero` gives: refused as
+        // soon as the first line passes the cap.
+        let endless = std::io::BufReader::new(std::io::repeat(b'0'));
+        assert!(matches!(
+            read::<7, 6>(endless),
+            Err(FixtureError::Line {
+                line: 1,
+                source: crate::input::LineError::TooLong { .. }
+            })
         ));
     }
 }

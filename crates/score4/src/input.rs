@@ -65,6 +65,9 @@ pub struct Lines<R> {
     cap: usize,
     buf: Vec<u8>,
     number: usize,
+    /// Whether a line over the cap ends the reading at once instead of
+    /// being read to its end and skipped.
+    stop_long: bool,
 }
 
 impl<R: BufRead> Lines<R> {
@@ -80,7 +83,18 @@ impl<R: BufRead> Lines<R> {
             cap,
             buf: Vec::new(),
             number: 0,
+            stop_long: false,
         }
+    }
+
+    /// These lines, but a line over the cap is reported as soon as the cap
+    /// is passed, without reading to its end: for input whose first bad
+    /// line ends the reading (a fixture file), so that an endless line
+    /// (`/dev/zero`) ends it too. Read no further after that error: the
+    /// next line would be the rest of the long one.
+    pub fn stopping_at_long_lines(mut self) -> Self {
+        self.stop_long = true;
+        self
     }
 
     /// The next line's number (from 1) and its text or what is wrong with
@@ -118,7 +132,7 @@ impl<R: BufRead> Lines<R> {
                 overflowed = keep < used || (!ended && self.buf.len() == room);
             }
             self.reader.consume(used);
-            if ended {
+            if ended || (overflowed && self.stop_long) {
                 break;
             }
         }

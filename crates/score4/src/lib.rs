@@ -4,6 +4,7 @@
 //! Read it top-down:
 //! - [`bitboard`]: the bit layout every other module derives its masks from.
 //! - [`position`]: a position as two bitboards, the move notation, keys and mirrors.
+//! - [`score`]: what a score means: who wins, and with which disc.
 //! - [`board`]: the Score4 engine's two-colour board and its cell tokens.
 //! - [`render`](mod@render): both boards drawn as the Score4 console driver draws them.
 //! - [`heuristic`]: the classic engine's static evaluation on bitboards.
@@ -19,6 +20,7 @@
 //! - [`book`]: the opening book: exact scores of every early position,
 //!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
+//! - [`rng`]: a small seeded generator, for samples that can be repeated.
 //!
 //! ```
 //! use score4::Position;
@@ -40,6 +42,8 @@ pub mod input;
 pub mod play;
 pub mod position;
 pub mod render;
+pub mod rng;
+pub mod score;
 pub mod size;
 pub mod solver;
 pub mod table;

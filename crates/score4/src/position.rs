@@ -262,8 +262,7 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// assert_eq!("4444443".parse::<Position>().unwrap().score_range(), -17..=18);
     /// ```
     pub fn score_range(&self) -> std::ops::RangeInclusive<i32> {
-        let (cells, played) = (Self::CELLS as i32, self.moves as i32);
-        -((cells - played) / 2)..=(cells + 1 - played) / 2
+        crate::score::range(Self::CELLS as usize, self.moves)
     }
 
     /// Whether the game is over: someone has four in a row or the board is full.

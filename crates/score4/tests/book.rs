@@ -2,21 +2,18 @@
 //! in agreement with search and with every labelled fixture it covers,
 //! and used by the solver without searching.
 
-mod support;
-
 use score4::book::build::Plan;
 use score4::book::Book;
-use score4::fixture;
-use score4::{Position, Solver};
+use score4::{score, Position, Solver};
+use score4_testkit::fixtures;
 
 /// The score of `p` from the book's scores of its children (a winning
 /// move scores the win), as a solver would back it up.
 fn backed_up(book: &Book, p: &Position<7, 6>) -> i32 {
-    let n = p.moves_played() as i32;
     p.playable_columns()
         .map(|col| {
             if p.is_winning_move(col) {
-                (42 + 1 - n) / 2
+                score::win(42, p.moves_played())
             } else {
                 -book
                     .score(&p.after(col))
@@ -81,25 +78,16 @@ fn scores_at_every_depth_agree_with_search() {
 fn every_labelled_fixture_in_the_book_is_answered_without_search() {
     let book = Book::standard();
     // Ours, and c4's published sets when asked for (read in place).
-    let root = support::repo_root();
-    let mut dirs = vec![root.join("fixtures/solver")];
-    dirs.extend(support::published_sets(
-        "every_labelled_fixture_in_the_book_is_answered_without_search",
-    ));
-    let mut files = Vec::new();
-    for dir in dirs {
-        for entry in std::fs::read_dir(dir).expect("the fixtures") {
-            let path = entry.expect("an entry").path();
-            if path.extension().is_some_and(|e| e == "txt") {
-                files.push(path);
-            }
-        }
+    let mut files = fixtures::sets_in(&fixtures::path("solver"));
+    if let Some(dir) =
+        fixtures::published_sets("every_labelled_fixture_in_the_book_is_answered_without_search")
+    {
+        files.extend(fixtures::sets_in(&dir));
     }
     let mut solver = Solver::<7, 6>::with_table_mb(1);
     let mut covered = 0;
     for path in files {
-        let text = std::fs::read_to_string(path).expect("a fixture");
-        for labelled in fixture::parse::<7, 6>(&text).expect("a valid fixture") {
+        for labelled in fixtures::labelled::<7, 6>(&path) {
             let p = labelled.position;
             if p.moves_played() > book.depth() {
                 continue;

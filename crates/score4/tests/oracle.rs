@@ -1,11 +1,10 @@
 //! The fast engine against the reference model, through the library API.
 
-mod support;
-
 use score4::classic::{answer, Request, Search, MAX_LEVEL};
 use score4::heuristic;
 use score4::Board;
-use support::{drawn_grid, random_grid, tokens, Grid, Oracle, Rng};
+use score4_testkit::classic::{drawn_grid, random_grid, tokens, Grid, Oracle};
+use score4_testkit::Rng;
 
 fn board_of(g: &Grid, rng: &mut Rng) -> Board {
     Board::from_cells(tokens(g, rng)).expect("generated boards obey gravity")

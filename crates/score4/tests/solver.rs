@@ -2,36 +2,16 @@
 //! negamax written here from the rules alone. The tests on c4's published
 //! sets run when `SCORE4_C4_SETS` names their folder.
 
-mod support;
-
-use std::collections::HashMap;
-use std::path::PathBuf;
-
-use score4::fixture::{self, Labelled};
-use score4::{Position, Solver};
-use support::Rng;
+use score4::fixture::Labelled;
+use score4::{score, Position, Solver};
+use score4_testkit::fixtures::{ours, published};
+use score4_testkit::positions::{for_each_position, random_position, random_unfinished};
+use score4_testkit::reference::Reference;
+use score4_testkit::Rng;
 
 /// Table size for tests: large enough for every fixture set used here,
 /// small enough that parallel tests stay light.
 const TABLE_MB: usize = 64;
-
-/// Reads a `MOVES SCORE` fixture file with the library's parser.
-fn fixture(path: PathBuf) -> Vec<Labelled> {
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read fixture {}: {e}", path.display()));
-    fixture::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// A set of ours, in the repository.
-fn ours(name: &str) -> Vec<Labelled> {
-    fixture(support::repo_root().join("fixtures/solver").join(name))
-}
-
-/// A published set of c4's, read in place when the tests are asked to
-/// (see [`support::published_sets`]); `None` when they are not.
-fn published(test: &str, name: &str) -> Option<Vec<Labelled>> {
-    support::published_sets(test).map(|dir| fixture(dir.join(name)))
-}
 
 /// Solves every position strongly and weakly and compares with the labels.
 fn check_set(set: &[Labelled]) {
@@ -170,75 +150,14 @@ fn threads_agree_with_the_labels() {
     }
 }
 
-/// The score of every move, by trying every continuation: no pruning, no
-/// table, nothing but the rules and the score convention. `memo` only
-/// remembers finished answers (positions by key) so small boards can be
-/// covered completely.
-fn reference_moves<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    memo: &mut Option<HashMap<u64, i32>>,
-) -> [Option<i32>; W] {
-    let cells = (W * H) as i32;
-    let n = p.moves_played() as i32;
-    let mut scores = [None; W];
-    for (col, score) in scores.iter_mut().enumerate() {
-        if !p.can_play(col) {
-            continue;
-        }
-        let child = p.after(col);
-        *score = Some(if child.opponent_has_won() {
-            (cells + 1 - n) / 2
-        } else if child.is_full() {
-            0
-        } else {
-            -reference(&child, memo)
-        });
-    }
-    scores
-}
-
-fn reference<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    memo: &mut Option<HashMap<u64, i32>>,
-) -> i32 {
-    if let Some(&s) = memo.as_ref().and_then(|m| m.get(&p.key())) {
-        return s;
-    }
-    let best = reference_moves(p, memo)
-        .into_iter()
-        .flatten()
-        .max()
-        .expect("an unfinished game has a move");
-    if let Some(m) = memo.as_mut() {
-        m.insert(p.key(), best);
-    }
-    best
-}
-
-/// A random game of `len` moves in which nobody has won yet.
-fn random_position<const W: usize, const H: usize>(rng: &mut Rng, len: u32) -> Position<W, H> {
-    'retry: loop {
-        let mut p = Position::<W, H>::new();
-        while p.moves_played() < len {
-            let open: Vec<usize> = p.playable_columns().collect();
-            let col = open[rng.below(open.len() as u64) as usize];
-            if p.is_winning_move(col) {
-                continue 'retry;
-            }
-            p.play(col);
-        }
-        return p;
-    }
-}
-
 /// Compares `solve`, `solve_weak` and `analyze` with the reference and
 /// returns the score.
 fn agree<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     p: &Position<W, H>,
-    memo: &mut Option<HashMap<u64, i32>>,
+    reference: &mut Reference,
 ) -> i32 {
-    let moves = reference_moves(p, memo);
+    let moves = reference.move_scores(p);
     let expected = moves.into_iter().flatten().max().expect("moves");
     assert_eq!(solver.solve(p), expected, "solve\n{p}");
     assert_eq!(solver.solve_weak(p), expected.signum(), "solve_weak\n{p}");
@@ -277,7 +196,7 @@ fn agrees_with_unpruned_negamax_late_in_7x6_games() {
     for _ in 0..60 {
         let len = 32 + rng.below(8) as u32;
         let p = random_position::<7, 6>(&mut rng, len);
-        outcomes.note(agree(&mut solver, &p, &mut None));
+        outcomes.note(agree(&mut solver, &p, &mut Reference::forgetting()));
     }
     outcomes.check();
 }
@@ -286,23 +205,14 @@ fn agrees_with_unpruned_negamax_late_in_7x6_games() {
 /// and by one that keeps its table throughout.
 #[test]
 fn agrees_with_negamax_on_every_4x4_position() {
-    let mut memo = Some(HashMap::new());
+    let mut reference = Reference::remembering();
     let mut kept = Solver::<4, 4>::with_table_mb(8);
-    let mut seen = HashMap::new();
-    let mut stack = vec![Position::<4, 4>::new()];
-    while let Some(p) = stack.pop() {
-        if seen.insert(p.key(), ()).is_some() {
-            continue;
-        }
-        agree(&mut kept, &p, &mut memo);
-        for col in p.playable_columns() {
-            let child = p.after(col);
-            if !child.is_game_over() {
-                stack.push(child);
-            }
-        }
-    }
-    assert!(seen.len() > 10_000, "walked {} positions", seen.len());
+    let mut walked = 0;
+    for_each_position::<4, 4>(|p| {
+        agree(&mut kept, p, &mut reference);
+        walked += 1;
+    });
+    assert!(walked > 10_000, "walked {walked} positions");
     let mut fresh = Solver::<4, 4>::with_table_mb(8);
     assert_eq!(fresh.solve(&Position::new()), 0, "4x4 is a draw");
 }
@@ -311,18 +221,18 @@ fn agrees_with_negamax_on_every_4x4_position() {
 /// near the end, which on this board is every position).
 #[test]
 fn agrees_with_negamax_on_random_5x4_positions() {
-    let mut memo = Some(HashMap::new());
+    let mut reference = Reference::remembering();
     for threads in [1, 2] {
         let mut rng = Rng::new(0x5EED_0002);
         let mut solver = Solver::<5, 4>::with_table_mb(8);
         solver.set_threads(threads);
         let mut outcomes = Outcomes::default();
-        agree(&mut solver, &Position::new(), &mut memo);
+        agree(&mut solver, &Position::new(), &mut reference);
         for _ in 0..300 {
             let len = rng.below(18) as u32;
             let p = random_position::<5, 4>(&mut rng, len);
             solver.clear_table();
-            outcomes.note(agree(&mut solver, &p, &mut memo));
+            outcomes.note(agree(&mut solver, &p, &mut reference));
         }
         outcomes.check();
     }
@@ -331,13 +241,13 @@ fn agrees_with_negamax_on_random_5x4_positions() {
 #[test]
 fn agrees_with_negamax_on_random_6x5_positions() {
     let mut rng = Rng::new(0x5EED_0003);
-    let mut memo = Some(HashMap::new());
+    let mut reference = Reference::remembering();
     let mut solver = Solver::<6, 5>::with_table_mb(16);
     let mut outcomes = Outcomes::default();
     for _ in 0..40 {
         let len = 14 + rng.below(14) as u32;
         let p = random_position::<6, 5>(&mut rng, len);
-        outcomes.note(agree(&mut solver, &p, &mut memo));
+        outcomes.note(agree(&mut solver, &p, &mut reference));
     }
     outcomes.check();
 }
@@ -361,15 +271,15 @@ fn empty_board() {
 #[test]
 fn agrees_with_negamax_on_random_4x5_positions() {
     let mut rng = Rng::new(0x5EED_0004);
-    let mut memo = Some(HashMap::new());
+    let mut reference = Reference::remembering();
     let mut solver = Solver::<4, 5>::with_table_mb(8);
     let mut outcomes = Outcomes::default();
-    agree(&mut solver, &Position::new(), &mut memo);
+    agree(&mut solver, &Position::new(), &mut reference);
     for _ in 0..2000 {
         let len = rng.below(18) as u32;
         let p = random_position::<4, 5>(&mut rng, len);
         solver.clear_table();
-        outcomes.note(agree(&mut solver, &p, &mut memo));
+        outcomes.note(agree(&mut solver, &p, &mut reference));
     }
     outcomes.check();
 }
@@ -377,35 +287,16 @@ fn agrees_with_negamax_on_random_4x5_positions() {
 #[test]
 fn agrees_with_negamax_on_random_6x4_positions() {
     let mut rng = Rng::new(0x5EED_0005);
-    let mut memo = Some(HashMap::new());
+    let mut reference = Reference::remembering();
     let mut solver = Solver::<6, 4>::with_table_mb(8);
     let mut outcomes = Outcomes::default();
     for _ in 0..2000 {
         let len = 6 + rng.below(16) as u32;
         let p = random_position::<6, 4>(&mut rng, len);
         solver.clear_table();
-        outcomes.note(agree(&mut solver, &p, &mut memo));
+        outcomes.note(agree(&mut solver, &p, &mut reference));
     }
     outcomes.check();
-}
-
-/// A random game of `len` moves that avoids winning moves while it can:
-/// on large boards, random play rarely goes long without a win.
-fn random_unfinished<const W: usize, const H: usize>(rng: &mut Rng, len: u32) -> Position<W, H> {
-    'retry: loop {
-        let mut p = Position::<W, H>::new();
-        while p.moves_played() < len {
-            let open: Vec<usize> = p
-                .playable_columns()
-                .filter(|&c| !p.is_winning_move(c))
-                .collect();
-            if open.is_empty() {
-                continue 'retry;
-            }
-            p.play(open[rng.below(open.len() as u64) as usize]);
-        }
-        return p;
-    }
 }
 
 /// Random positions with at most 14 empty cells on one board size, each
@@ -416,7 +307,7 @@ fn late_positions_agree<const W: usize, const H: usize>(seed: u64, outcomes: &mu
     for _ in 0..25 {
         let len = (W * H) as u32 - 6 - rng.below(9) as u32;
         let p = random_unfinished::<W, H>(&mut rng, len);
-        outcomes.note(agree(&mut solver, &p, &mut None));
+        outcomes.note(agree(&mut solver, &p, &mut Reference::forgetting()));
     }
 }
 
@@ -461,8 +352,8 @@ fn probes_account_for_every_solve() {
         // Without an immediate win (fixtures have none), the side to move
         // wins at best with its second disc from now and loses at worst to
         // the opponent's next: the solver starts from that range.
-        let n = p.moves_played() as i32;
-        let (least, most) = (-((42 + 1 - (n + 1)) / 2), (42 + 1 - (n + 2)) / 2);
+        let n = p.moves_played();
+        let (least, most) = (-score::win(42, n + 1), score::win(42, n + 2));
         for probe in probes {
             assert_eq!(probe.beta, probe.alpha + 1, "{moves}: {probe:?}");
             // Fail-soft results are true bounds on the score.

@@ -1,29 +1,36 @@
-//! Computing a book: enumerate, solve the deepest positions, back up.
+//! Computing a book, from options to the file: what `score4 book build`
+//! and `score4 book merge` do, for any front end.
 //!
-//! 1. [`Plan::new`] lists every position with at most `depth` moves that
-//!    is still in play, mirror images once, by depth, each depth in the
-//!    order a depth-first walk from the empty board meets them (so that
-//!    neighbours in the list share most of their subtrees).
-//! 2. The positions with exactly `depth` moves, the leaves, are solved by
-//!    search ([`solve_all`]): by far the most work. They can be cut into
-//!    shares ([`Plan::share`]), contiguous runs of the leaf list, each
-//!    solved on its own machine.
-//! 3. [`Plan::complete`] backs the leaves' scores up to every shallower
-//!    position by minimax over its moves: a winning move scores the win,
-//!    any other the negated score of the position it leads to.
+//! [`build`] lists the book's positions ([`Plan`]), takes the scores an
+//! earlier run of the same build left in its checkpoint (`OUT.partial`),
+//! solves the rest of its leaves on worker threads ([`solve_all`]),
+//! recording each score in the checkpoint as it comes and reporting
+//! [`Progress`], backs the scores up (or keeps its share's), reads the
+//! book back, saves it whole, and removes the checkpoint. [`merge`] joins
+//! the parts of every share into the book.
+//!
+//! Both hold an [`OutputLock`] on the output from their first step to
+//! their last: a second build or merge of the same output is refused at
+//! once. An output that exists and is not a regular file is refused
+//! before any work.
 
-use std::collections::HashSet;
-use std::hash::BuildHasher;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use std::{io, thread};
 
 use thiserror::Error;
 
-use super::{canonical_key, Book, Kind};
+use super::checkpoint::{BuildId, Checkpoint, CheckpointError};
+use super::file::{quoted, with_suffix, FileError, OutputLock};
+pub use super::plan::{check_shares, leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
+use super::{canonical_key, Book, BookError};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
 use crate::table::TableError;
+use crate::with_board_size;
 
 /// Fewest leaves handed to a worker at a time.
 ///
@@ -36,295 +43,236 @@ const MIN_RUN: usize = 16;
 /// Most leaves handed to a worker at a time.
 const MAX_RUN: usize = 4096;
 
-/// Why a book could not be completed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+/// Why a build or merge stopped. Each is one line naming its file.
+#[derive(Debug, Error)]
 pub enum BuildError {
-    /// A leaf has no score.
-    #[error("{missing} of {leaves} positions with {depth} moves have no score")]
-    Missing {
-        /// Leaves without a score.
-        missing: usize,
-        /// Leaves in all.
-        leaves: usize,
-        /// Their number of moves.
-        depth: u32,
+    /// The positions could not be listed or the book completed.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// A book or part could not be read, or the output written or locked.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The checkpoint could not be read or kept.
+    #[error("{}", checkpoint_message(.name, .source))]
+    Checkpoint {
+        /// The checkpoint, quoted.
+        name: String,
+        /// Why.
+        source: CheckpointError,
     },
-    /// Scores given for positions that are not leaves.
-    #[error("{0} scores are for positions that are not in the book's deepest level")]
-    Strays(usize),
-    /// Shares that cannot be joined.
-    #[error("{0}")]
-    Merge(String),
-    /// More positions than one machine should list.
-    #[error("a book of depth {depth} holds more than {limit} positions: too deep to list on one machine")]
-    TooLarge {
-        /// The depth asked for.
-        depth: u32,
-        /// The limit passed.
-        limit: usize,
+    /// The solvers' tables could not be allocated.
+    #[error("tables of {table_mb} MiB: {source}")]
+    Table {
+        /// The size asked for each.
+        table_mb: usize,
+        /// Why.
+        source: TableError,
     },
+    /// A worker thread could not be started.
+    #[error("cannot start a solving thread: {0}")]
+    Spawn(io::Error),
+    /// The system refused memory for the list of positions to solve.
+    #[error("not enough memory for the list of positions to solve")]
+    Memory,
+    /// The book does not read back (the checkpoint held bad scores).
+    #[error("the finished book does not check ({0}); the checkpoint is kept")]
+    Unchecked(BookError),
 }
 
-/// The most positions [`Plan::new`] lists (about 4 GiB of memory): far
-/// beyond a 7x6 book of depth 12 (9.2 million), and a bound on what a
-/// mistyped depth or a forged book header can make the command allocate.
-pub const MAX_POSITIONS: usize = 100_000_000;
-
-/// Every position a book of `depth` holds, by number of moves.
-pub struct Plan<const W: usize, const H: usize> {
-    depth: u32,
-    levels: Vec<Vec<Position<W, H>>>,
+fn checkpoint_message(name: &str, e: &CheckpointError) -> String {
+    match e {
+        CheckpointError::Io { action, source } => format!("cannot {action} {name}: {source}"),
+        other => format!("{name} {other}"),
+    }
 }
 
-impl<const W: usize, const H: usize> Plan<W, H> {
-    /// The positions of a book of `depth` (capped at the board's cells).
-    ///
-    /// # Panics
-    ///
-    /// If there are more than [`MAX_POSITIONS`]; see [`try_new`](Self::try_new).
-    pub fn new(depth: u32) -> Self {
-        match Self::try_new(depth, MAX_POSITIONS) {
-            Ok(plan) => plan,
-            Err(e) => panic!("{e}"),
-        }
-    }
+/// What to build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The board.
+    pub size: BoardSize,
+    /// Every position with at most this many moves.
+    pub depth: u32,
+    /// Only share `I` (from 1) of `N`, a part for [`merge`]; `None` for
+    /// the whole book.
+    pub share: Option<(u16, u16)>,
+    /// Solving threads, each with its own table.
+    pub threads: usize,
+    /// Each thread's table in MiB.
+    pub table_mb: usize,
+    /// The book (or part) to write; `OUT.partial` keeps the work so far.
+    pub out: PathBuf,
+}
 
-    /// [`new`](Self::new), or an error once more than `limit` positions
-    /// are found.
-    pub fn try_new(depth: u32, limit: usize) -> Result<Self, BuildError> {
-        Self::with_hasher::<ahash::RandomState>(depth, limit)
-    }
+/// How far a build is: `done` of the `total` leaves it solves have a
+/// score (those from the checkpoint included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Leaves with a score.
+    pub done: usize,
+    /// Leaves in all.
+    pub total: usize,
+}
 
-    /// [`try_new`](Self::try_new) with the set that finds repeated
-    /// positions hashed by `S` (to compare hashers).
-    pub fn with_hasher<S: BuildHasher + Default>(
-        depth: u32,
-        limit: usize,
-    ) -> Result<Self, BuildError> {
-        let depth = depth.min((W * H) as u32);
-        let mut levels = vec![Vec::new(); depth as usize + 1];
-        let mut seen: HashSet<u64, S> = HashSet::default();
-        let mut stack = vec![Position::<W, H>::new()];
-        while let Some(p) = stack.pop() {
-            if !seen.insert(canonical_key(&p)) {
-                continue;
-            }
-            if seen.len() > limit {
-                return Err(BuildError::TooLarge { depth, limit });
-            }
-            let n = p.moves_played();
-            levels[n as usize].push(p);
-            if n == depth {
-                continue;
-            }
-            // Pushed right to left, so the walk visits columns left to right.
-            for col in (0..W).rev() {
-                if p.can_play(col) && !p.is_winning_move(col) {
-                    let child = p.after(col);
-                    if !child.is_game_over() {
-                        stack.push(child);
-                    }
-                }
-            }
-        }
-        Ok(Plan { depth, levels })
-    }
+/// What a finished build did.
+#[derive(Debug)]
+pub struct Built {
+    /// The book or part written.
+    pub book: Book,
+    /// Leaves solved by search in this run (the others came from the
+    /// checkpoint).
+    pub searched: usize,
+    /// The number of moves of the leaves.
+    pub leaf_moves: u32,
+    /// Time spent solving them.
+    pub solving: Duration,
+    /// Threads that solved them.
+    pub threads: usize,
+}
 
-    /// The depth: positions with at most this many moves.
-    pub fn depth(&self) -> u32 {
-        self.depth
-    }
+/// Builds the book `options` asks for and saves it, calling `progress`
+/// once when the solving starts and after each leaf solved. Resumes from
+/// the checkpoint a killed run of the same build left; the book written
+/// is the same, byte for byte, as an uninterrupted build's.
+pub fn build(options: &Options, progress: impl FnMut(Progress)) -> Result<Built, BuildError> {
+    let lock = OutputLock::acquire(&options.out)?;
+    let built = with_board_size!(options.size, build_on(options, progress))?;
+    drop(lock);
+    Ok(built)
+}
 
-    /// The positions with exactly `moves` moves.
-    pub fn level(&self, moves: u32) -> &[Position<W, H>] {
-        self.levels.get(moves as usize).map_or(&[], Vec::as_slice)
-    }
-
-    /// The positions solved by search: those with `depth` moves.
-    pub fn leaves(&self) -> &[Position<W, H>] {
-        self.level(self.depth)
-    }
-
-    /// Every position, shallowest first.
-    pub fn positions(&self) -> impl Iterator<Item = &Position<W, H>> {
-        self.levels.iter().flatten()
-    }
-
-    /// Number of positions in the book.
-    pub fn len(&self) -> usize {
-        self.levels.iter().map(Vec::len).sum()
-    }
-
-    /// Whether the book would be empty (never: the empty board is in it).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// Share `index` (from 1) of `count`: a contiguous run of the leaves,
-    /// the runs of all shares covering every leaf once.
-    pub fn share(&self, index: usize, count: usize) -> &[Position<W, H>] {
-        let leaves = self.leaves();
-        let at = |i: usize| leaves.len() * i / count.max(1);
-        &leaves[at(index - 1)..at(index)]
-    }
-
-    /// The whole book from the score of every leaf (`leaf` looks one up
-    /// by canonical key), backed up to the shallower positions.
-    pub fn complete(&self, leaf: impl Fn(u64) -> Option<i8>) -> Result<Book, BuildError> {
-        let mut scores: ahash::AHashMap<u64, i8> = ahash::AHashMap::with_capacity(self.len());
-        let mut missing = 0;
-        for p in self.leaves() {
-            let key = canonical_key(p);
-            match leaf(key) {
-                Some(score) => {
-                    scores.insert(key, score);
-                }
-                None => missing += 1,
-            }
-        }
-        if missing > 0 {
-            return Err(BuildError::Missing {
-                missing,
-                leaves: self.leaves().len(),
-                depth: self.depth,
-            });
-        }
-        for moves in (0..self.depth).rev() {
-            for p in self.level(moves) {
-                let score = best_child(p, |child| scores.get(&canonical_key(child)).copied());
-                scores.insert(canonical_key(p), score);
-            }
-        }
-        let entries = scores.into_iter().collect();
-        let size = BoardSize::of::<W, H>();
-        Ok(Book::from_entries(size, self.depth, Kind::Book, entries))
-    }
-
-    /// A share's part: the scores of its leaves, from `leaf`.
-    pub fn part(
-        &self,
-        index: usize,
-        count: usize,
-        leaf: impl Fn(u64) -> Option<i8>,
-    ) -> Result<Book, BuildError> {
-        let share = self.share(index, count);
-        let entries: Vec<(u64, i8)> = share
+fn build_on<const W: usize, const H: usize>(
+    options: &Options,
+    mut progress: impl FnMut(Progress),
+) -> Result<Built, BuildError> {
+    let plan = Plan::<W, H>::try_new(options.depth, MAX_POSITIONS)?;
+    let (index, count) = options.share.map_or((1, 1), |(i, n)| (i.into(), n.into()));
+    let share = plan.share(index, count);
+    let partial = with_suffix(&options.out, ".partial");
+    let id = BuildId {
+        size: BoardSize::of::<W, H>(),
+        depth: options.depth,
+        share: options.share,
+    };
+    let in_checkpoint = |source| BuildError::Checkpoint {
+        name: quoted(&partial),
+        source,
+    };
+    let mut checkpoint = Checkpoint::open(&partial, id, share).map_err(in_checkpoint)?;
+    let mut todo = Vec::new();
+    todo.try_reserve_exact(share.len() - checkpoint.len().min(share.len()))
+        .map_err(|_| BuildError::Memory)?;
+    todo.extend(
+        share
             .iter()
-            .filter_map(|p| leaf(canonical_key(p)).map(|s| (canonical_key(p), s)))
-            .collect();
-        if entries.len() < share.len() {
-            return Err(BuildError::Missing {
-                missing: share.len() - entries.len(),
-                leaves: share.len(),
-                depth: self.depth,
-            });
+            .filter(|p| !checkpoint.contains(canonical_key(p)))
+            .copied(),
+    );
+    let threads = options.threads.max(1);
+    let solvers =
+        solvers::<W, H>(threads, options.table_mb).map_err(|source| BuildError::Table {
+            table_mb: options.table_mb,
+            source,
+        })?;
+    let mut done = share.len() - todo.len();
+    progress(Progress {
+        done,
+        total: share.len(),
+    });
+    let solving = Instant::now();
+    let mut failure = None;
+    solve_all(&todo, solvers, |key, score| {
+        match checkpoint.record(key, score) {
+            Ok(()) => {
+                done += 1;
+                progress(Progress {
+                    done,
+                    total: share.len(),
+                });
+                true
+            }
+            Err(e) => {
+                failure = Some(e);
+                false
+            }
         }
-        let size = BoardSize::of::<W, H>();
-        let kind = Kind::Part {
-            index: index as u16,
-            count: count as u16,
-        };
-        Ok(Book::from_entries(size, self.depth, kind, entries))
+    })
+    .map_err(BuildError::Spawn)?;
+    if let Some(e) = failure {
+        return Err(in_checkpoint(e));
     }
-
-    /// Joins the parts of every share into the whole book. Refused: parts
-    /// of another board or depth, a missing share, shares of different
-    /// cuttings, and a position two parts score differently.
-    pub fn merge(&self, parts: &[Book]) -> Result<Book, BuildError> {
-        let fail = |why: String| Err(BuildError::Merge(why));
-        let size = BoardSize::of::<W, H>();
-        let mut count = None;
-        let mut have = Vec::new();
-        let mut scores: ahash::AHashMap<u64, i8> = ahash::AHashMap::new();
-        for part in parts {
-            let Kind::Part { index, count: c } = part.kind() else {
-                return fail("a whole book is not a share: merge the parts".into());
-            };
-            if part.size() != size || part.depth() != self.depth {
-                return fail(format!(
-                    "share {index}/{c} is for {} depth {}, not {size} depth {}",
-                    part.size(),
-                    part.depth(),
-                    self.depth
-                ));
-            }
-            if *count.get_or_insert(c) != c {
-                return fail(format!(
-                    "share {index}/{c} is from a cutting into {} shares",
-                    count.unwrap_or(c)
-                ));
-            }
-            have.push(index);
-            for (key, score) in part.entries() {
-                if let Some(old) = scores.insert(key, score as i8) {
-                    if old != score as i8 {
-                        return fail(format!(
-                            "shares disagree on position key {key}: {old} and {score}"
-                        ));
-                    }
-                }
-            }
-        }
-        let count = count.unwrap_or(0);
-        if let Some(gap) = (1..=count).find(|i| !have.contains(i)) {
-            return fail(format!("share {gap}/{count} is missing"));
-        }
-        if count == 0 {
-            return fail("no parts given".into());
-        }
-        let strays = scores.len().saturating_sub(self.leaves().len());
-        let book = self.complete(|key| scores.get(&key).copied())?;
-        if strays > 0 {
-            return Err(BuildError::Strays(strays));
-        }
-        Ok(book)
-    }
+    checkpoint.sync().map_err(in_checkpoint)?;
+    let solving = solving.elapsed();
+    let book = match options.share {
+        None => plan.complete(|k| checkpoint.score(k)),
+        Some(_) => plan.part(index, count, |k| checkpoint.score(k)),
+    }?;
+    // The scores came from a file: the book must read back before the
+    // checkpoint holding them is removed.
+    let book = Book::from_bytes(book.to_bytes()).map_err(BuildError::Unchecked)?;
+    book.save(&options.out)?;
+    // The book is saved: a checkpoint left behind only costs disk space.
+    let _ = checkpoint.remove();
+    Ok(Built {
+        book,
+        searched: todo.len(),
+        leaf_moves: plan.depth(),
+        solving,
+        threads,
+    })
 }
 
-/// The score of `p` from its moves: a winning move scores the win, a move
-/// that fills the board a draw, any other the negated score `child` gives
-/// for the position it leads to.
-fn best_child<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    child: impl Fn(&Position<W, H>) -> Option<i8>,
-) -> i8 {
-    let n = p.moves_played() as i32;
-    let mut best = i32::MIN;
-    for col in p.playable_columns() {
-        let score = if p.is_winning_move(col) {
-            Solver::<W, H>::win_score(n)
-        } else {
-            let next = p.after(col);
-            if next.is_game_over() {
-                0
-            } else {
-                -i32::from(child(&next).expect("every child in play is in the book"))
-            }
-        };
-        best = best.max(score);
+/// Joins the parts at `parts` (one per share, any order) into the whole
+/// book and saves it at `out`. The parts must be the shares of one
+/// cutting of one book, every share there, agreeing where they meet.
+pub fn merge(parts: &[PathBuf], out: &Path) -> Result<Book, BuildError> {
+    let lock = OutputLock::acquire(out)?;
+    let mut books = Vec::new();
+    books
+        .try_reserve_exact(parts.len())
+        .map_err(|_| BuildError::Memory)?;
+    for part in parts {
+        books.push(Book::load(part)?);
     }
-    best as i8
+    let (size, depth) = match books.first() {
+        Some(b) => (b.size(), b.depth()),
+        None => return Err(PlanError::Merge("no parts given".into()).into()),
+    };
+    check_shares(&books, size, depth)?;
+    let book = with_board_size!(size, merge_on(depth, &books))?;
+    book.save(out)?;
+    drop(lock);
+    Ok(book)
+}
+
+fn merge_on<const W: usize, const H: usize>(depth: u32, parts: &[Book]) -> Result<Book, PlanError> {
+    // Every share is there (checked): their records are the leaves, give
+    // or take the duplicates of a share given twice.
+    let records: usize = parts.iter().map(Book::len).sum();
+    Plan::<W, H>::try_new(depth, share_limit(records.saturating_add(1)))?.merge(parts)
 }
 
 /// Solves every position of `todo` exactly with `solvers.len()` threads,
 /// one solver each, and hands each (canonical key, score) to `each` on
 /// the calling thread as it comes. Workers take runs of consecutive
 /// positions. `each` returning `false` stops the work early (the
-/// positions under way are finished and their scores dropped).
+/// positions under way are finished and their scores dropped). A thread
+/// the system will not start stops the work and is the error.
 pub fn solve_all<const W: usize, const H: usize>(
     todo: &[Position<W, H>],
     solvers: Vec<Solver<W, H>>,
     mut each: impl FnMut(u64, i8) -> bool,
-) {
+) -> io::Result<()> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let workers = solvers.len();
     let (send, receive) = mpsc::channel::<(u64, i8)>();
-    std::thread::scope(|scope| {
+    thread::scope(|scope| {
+        let mut refused = None;
         for mut solver in solvers {
             let send = send.clone();
             let (next, stop) = (&next, &stop);
-            scope.spawn(move || {
+            let work = move || {
                 while let Some(run) = take_run(next, todo.len(), workers) {
                     for p in &todo[run] {
                         if stop.load(Ordering::Relaxed) {
@@ -336,16 +284,31 @@ pub fn solve_all<const W: usize, const H: usize>(
                         }
                     }
                 }
-            });
+            };
+            if let Err(e) = thread::Builder::new()
+                .name("book-worker".into())
+                .spawn_scoped(scope, work)
+            {
+                stop.store(true, Ordering::Relaxed);
+                refused = Some(e);
+                break;
+            }
         }
         drop(send);
+        if let Some(e) = refused {
+            // The workers that started see `stop` and end; the scope
+            // waits for them.
+            drop(receive);
+            return Err(e);
+        }
         for (key, score) in receive {
             if !each(key, score) {
                 stop.store(true, Ordering::Relaxed);
                 break;
             }
         }
-    });
+        Ok(())
+    })
 }
 
 /// The next run of `len` leaves for one of `workers`, from the cursor
@@ -386,6 +349,7 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+    use crate::book::Kind;
     use crate::solver::plain::plain_negamax;
 
     /// Builds the leaves of `plan` by search, as the command does.
@@ -397,7 +361,8 @@ mod tests {
         solve_all(leaves, solvers(threads, 1).unwrap(), |key, score| {
             scores.insert(key, score);
             true
-        });
+        })
+        .unwrap();
         assert_eq!(scores.len(), leaves.len());
         scores
     }
@@ -416,22 +381,6 @@ mod tests {
                 (covered, last) = (run.end, size);
             }
             assert_eq!(covered, len);
-        }
-    }
-
-    #[test]
-    fn a_complete_small_book_agrees_with_plain_negamax() {
-        // 4x4 to the end: no position with 16 moves is in play, so every
-        // score comes from backing up.
-        let plan = Plan::<4, 4>::new(16);
-        assert!(plan.leaves().is_empty());
-        let book = plan.complete(|_| None).unwrap();
-        assert_eq!(book.len(), plan.len());
-        let mut memo = HashMap::new();
-        for p in plan.positions() {
-            let expected = plain_negamax(p, &mut memo);
-            assert_eq!(book.score(p), Some(expected), "{p:?}");
-            assert_eq!(book.score(&p.mirror()), Some(expected));
         }
     }
 
@@ -470,7 +419,7 @@ mod tests {
         let liar = Book::from_entries(
             parts[1].size(),
             9,
-            Kind::Part { index: 2, count: 3 },
+            Kind::Share { index: 2, count: 3 },
             vec![(key, -score as i8 + 1)],
         );
         assert!(plan.merge(&[parts.clone(), vec![liar]].concat()).is_err());

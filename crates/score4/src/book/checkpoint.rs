@@ -5,35 +5,46 @@
 //! position, appended as each is solved:
 //!
 //! ```text
-//! header (16 bytes)                               record (9 bytes)
-//! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+
-//! | score4ck | version | W | H | depth | I   | N   |   | key (u64 LE)| score |
-//! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+
-//!   8 bytes    1         1   1   1       u16   u16       8 bytes       i8
+//! header (16 bytes)                               record (13 bytes)
+//! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+-------+
+//! | score4ck | version | W | H | depth | I   | N   |   | key (u64 LE)| score | CRC32 |
+//! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+-------+
+//!   8 bytes    1 (2)     1   1   1       u16   u16       8 bytes       i8      u32 LE
 //! ```
 //!
-//! `I`/`N` is the share being built, `0/0` for a whole book. A killed
-//! build loses at most the record it was writing: reading keeps the
-//! records up to the first that is not a score of one of the build's
-//! positions (a torn write, or blocks a crash left zeroed) and cuts the
-//! file there, so that the next records line up.
+//! `I`/`N` is the share being built, `0/0` for a whole book. Each
+//! record's CRC-32 covers the header and the record's key and score, so
+//! that a torn write, blocks a crash left zeroed, flipped bits or a
+//! record of another build fail it. Reading keeps exactly the records
+//! whose CRC passes and which score one of the build's positions within
+//! its range; if anything else was found, the file is rewritten with
+//! those records only (atomically), so that the next records line up.
+//!
+//! Each record is written to the system at once (a killed process loses
+//! nothing it wrote), and the file is synced every few seconds and at the
+//! end (a power cut loses at most the last seconds). Format 1 had no
+//! checks: its files are refused, with a message saying to remove them.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use super::canonical_key;
+use super::file::{open_regular, sync_dir, temporary_beside};
 use crate::position::Position;
 use crate::size::BoardSize;
 
 const MAGIC: &[u8; 8] = b"score4ck";
 /// The format, after the magic.
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 /// Bytes of a header.
 const HEADER: usize = MAGIC.len() + 8;
-/// Bytes of a record: the key, then the score.
-const RECORD: usize = 9;
+/// Bytes of a record: the key, the score, the CRC.
+const RECORD: usize = 13;
+/// Longest time records stay unsynced.
+const SYNC_EVERY: Duration = Duration::from_secs(5);
 
 /// Why a checkpoint could not be opened or kept.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +60,18 @@ pub enum CheckpointError {
     /// The file is the checkpoint of a build with other options.
     #[error("holds the work of another build (board, depth or share): remove it, or build with its options")]
     OtherBuild,
+    /// The file is a checkpoint of an older format.
+    #[error("is a checkpoint of format {found}, which this score4 (format {VERSION}) does not trust: remove it to build again")]
+    OldFormat {
+        /// The format found.
+        found: u8,
+    },
+    /// The file is no checkpoint at all.
+    #[error("is not a score4 checkpoint: remove it, or choose another output")]
+    NotACheckpoint,
+    /// The system refused memory for the scores.
+    #[error("not enough memory to hold the scores it lists")]
+    Memory,
 }
 
 fn failed(action: &'static str) -> impl FnOnce(io::Error) -> CheckpointError {
@@ -68,7 +91,8 @@ pub struct BuildId {
 }
 
 impl BuildId {
-    fn header(&self) -> [u8; HEADER] {
+    /// The header of this build's checkpoint.
+    pub fn header(&self) -> [u8; HEADER] {
         let (index, count) = self.share.unwrap_or((0, 0));
         let mut h = [0u8; HEADER];
         h[..MAGIC.len()].copy_from_slice(MAGIC);
@@ -83,6 +107,16 @@ impl BuildId {
         h[MAGIC.len() + 6..].copy_from_slice(&count.to_le_bytes());
         h
     }
+
+    /// The record of `key`'s `score` in this build's checkpoint.
+    pub fn record(&self, key: u64, score: i8) -> [u8; RECORD] {
+        let mut r = [0u8; RECORD];
+        r[..8].copy_from_slice(&key.to_le_bytes());
+        r[8] = score as u8;
+        let crc = crc32(crc32_update(crc32_update(!0, &self.header()), &r[..9]));
+        r[9..].copy_from_slice(&crc.to_le_bytes());
+        r
+    }
 }
 
 /// The scores a build has found so far, by canonical key, and the file
@@ -90,71 +124,113 @@ impl BuildId {
 pub struct Checkpoint {
     path: PathBuf,
     file: File,
+    id: BuildId,
     done: HashMap<u64, i8>,
+    synced: Instant,
 }
 
 impl Checkpoint {
     /// Opens the checkpoint at `path` of the build `id`, which solves
     /// `positions`, reading what it holds, or starts one. A checkpoint of
-    /// another build is refused rather than mixed in.
+    /// another build or format is refused rather than mixed in; damaged
+    /// records are dropped.
     pub fn open<const W: usize, const H: usize>(
         path: &Path,
         id: BuildId,
         positions: &[Position<W, H>],
     ) -> Result<Self, CheckpointError> {
         let header = id.header();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(path)
-            .map_err(failed("open"))?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(failed("read"))?;
+        let mut file = open_regular(
+            OpenOptions::new().read(true).append(true).create(true),
+            path,
+        )
+        .map_err(failed("open"))?;
         let mut done = HashMap::new();
-        if bytes.is_empty() {
-            file.write_all(&header).map_err(failed("write"))?;
+        let mut reader = BufReader::with_capacity(1 << 16, &mut file);
+        let mut head = Vec::with_capacity(HEADER);
+        (&mut reader)
+            .take(HEADER as u64)
+            .read_to_end(&mut head)
+            .map_err(failed("read"))?;
+        let mut damaged = false;
+        if head.len() < HEADER && header.starts_with(&head) {
+            // Empty, or killed while writing its header: nothing was done.
+            damaged = !head.is_empty();
+        } else if !head.starts_with(MAGIC) {
+            return Err(CheckpointError::NotACheckpoint);
+        } else if head[MAGIC.len()] != VERSION {
+            return Err(CheckpointError::OldFormat {
+                found: head[MAGIC.len()],
+            });
+        } else if head[..] != header {
+            return Err(CheckpointError::OtherBuild);
         } else {
-            if !bytes.starts_with(&header) {
-                return Err(CheckpointError::OtherBuild);
-            }
-            let positions: HashMap<u64, &Position<W, H>> =
-                positions.iter().map(|p| (canonical_key(p), p)).collect();
-            let mut whole = HEADER;
-            for record in bytes[HEADER..].chunks_exact(RECORD) {
+            let mut range: HashMap<u64, std::ops::RangeInclusive<i32>> = HashMap::new();
+            range
+                .try_reserve(positions.len())
+                .map_err(|_| CheckpointError::Memory)?;
+            range.extend(
+                positions
+                    .iter()
+                    .map(|p| (canonical_key(p), p.score_range())),
+            );
+            let mut record = [0u8; RECORD];
+            loop {
+                let got = read_full(&mut reader, &mut record).map_err(failed("read"))?;
+                if got < RECORD {
+                    damaged |= got > 0;
+                    break;
+                }
                 let mut key = [0u8; 8];
                 key.copy_from_slice(&record[..8]);
                 let key = u64::from_le_bytes(key);
                 let score = record[8] as i8;
-                let valid = positions
-                    .get(&key)
-                    .is_some_and(|p| p.score_range().contains(&i32::from(score)));
-                if !valid {
-                    break;
+                let valid = id.record(key, score) == record
+                    && range
+                        .get(&key)
+                        .is_some_and(|r| r.contains(&i32::from(score)))
+                    && !done.contains_key(&key);
+                if valid {
+                    done.try_reserve(1).map_err(|_| CheckpointError::Memory)?;
+                    done.insert(key, score);
+                } else {
+                    damaged = true;
                 }
-                done.insert(key, score);
-                whole += RECORD;
             }
-            if whole < bytes.len() {
-                file.set_len(whole as u64)
-                    .and_then(|()| file.seek(io::SeekFrom::End(0)).map(drop))
-                    .map_err(failed("repair"))?;
-            }
+        }
+        drop(reader);
+        if damaged || head.len() < HEADER {
+            file = rewrite(path, &id, &done).map_err(failed("repair"))?;
         }
         Ok(Checkpoint {
             path: path.to_path_buf(),
             file,
+            id,
             done,
+            synced: Instant::now(),
         })
     }
 
     /// Keeps the score of the position with canonical key `key`.
     pub fn record(&mut self, key: u64, score: i8) -> Result<(), CheckpointError> {
-        let mut record = [0u8; RECORD];
-        record[..8].copy_from_slice(&key.to_le_bytes());
-        record[8] = score as u8;
-        self.file.write_all(&record).map_err(failed("write"))?;
+        self.file
+            .write_all(&self.id.record(key, score))
+            .map_err(failed("write"))?;
+        if self.synced.elapsed() >= SYNC_EVERY {
+            self.file.sync_data().map_err(failed("write"))?;
+            self.synced = Instant::now();
+        }
+        self.done
+            .try_reserve(1)
+            .map_err(|_| CheckpointError::Memory)?;
         self.done.insert(key, score);
+        Ok(())
+    }
+
+    /// Syncs every record to the disk.
+    pub fn sync(&mut self) -> Result<(), CheckpointError> {
+        self.file.sync_data().map_err(failed("write"))?;
+        self.synced = Instant::now();
         Ok(())
     }
 
@@ -168,6 +244,16 @@ impl Checkpoint {
         self.done.contains_key(&key)
     }
 
+    /// How many positions are solved.
+    pub fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Whether no position is solved yet.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty()
+    }
+
     /// Deletes the file: the build is saved elsewhere.
     pub fn remove(self) -> io::Result<()> {
         drop(self.file);
@@ -175,10 +261,77 @@ impl Checkpoint {
     }
 }
 
+/// Reads into `buf` until it is full or the input ends; how many bytes.
+fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(got)
+}
+
+/// Replaces the checkpoint at `path` by its header and the records of
+/// `done` (a new file renamed into place, so that a crash now leaves the
+/// old file or the new one), and opens it for appending.
+fn rewrite(path: &Path, id: &BuildId, done: &HashMap<u64, i8>) -> io::Result<File> {
+    let mut temporary = temporary_beside(path)?;
+    {
+        let mut out = io::BufWriter::new(temporary.as_file_mut());
+        out.write_all(&id.header())?;
+        for (&key, &score) in done {
+            out.write_all(&id.record(key, score))?;
+        }
+        out.flush()?;
+    }
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    sync_dir(path);
+    open_regular(OpenOptions::new().read(true).append(true), path)
+}
+
+/// The CRC-32 (IEEE 802.3, reflected, as zlib computes it) table.
+const CRC_TABLE: [u32; 256] = {
+    let mut table = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        table[i] = c;
+        i += 1;
+    }
+    table
+};
+
+/// Feeds `bytes` to a CRC-32 in progress (start from `!0`).
+fn crc32_update(mut state: u32, bytes: &[u8]) -> u32 {
+    for &b in bytes {
+        state = CRC_TABLE[((state ^ u32::from(b)) & 0xFF) as usize] ^ (state >> 8);
+    }
+    state
+}
+
+/// The CRC-32 of a finished state.
+fn crc32(state: u32) -> u32 {
+    !state
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::book::build::Plan;
+    use crate::book::plan::Plan;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("score4-ck-{}", std::process::id()));
@@ -186,6 +339,13 @@ mod tests {
         let path = dir.join(name);
         let _ = fs::remove_file(&path);
         path
+    }
+
+    #[test]
+    fn crc32_is_the_standard_one() {
+        // The check value every CRC-32 (IEEE) implementation publishes.
+        assert_eq!(crc32(crc32_update(!0, b"123456789")), 0xCBF4_3926);
+        assert_eq!(crc32(crc32_update(!0, b"")), 0);
     }
 
     #[test]
@@ -207,7 +367,8 @@ mod tests {
         assert_eq!(whole as usize, HEADER + 5 * RECORD);
         // A torn record: half of one more.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(&[7; RECORD / 2]).unwrap();
+        f.write_all(&id.record(canonical_key(&leaves[5]), 1)[..RECORD / 2])
+            .unwrap();
         drop(f);
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
@@ -225,7 +386,40 @@ mod tests {
     }
 
     #[test]
-    fn another_build_is_refused() {
+    fn a_zeroed_or_flipped_record_is_dropped_and_the_others_kept() {
+        let plan = Plan::<5, 4>::new(4);
+        let leaves = plan.leaves();
+        let id = BuildId {
+            size: BoardSize::of::<5, 4>(),
+            depth: 4,
+            share: None,
+        };
+        let path = scratch("flip.partial");
+        let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
+        for p in leaves.iter().take(6) {
+            ck.record(canonical_key(p), 0).unwrap();
+        }
+        drop(ck);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[HEADER + 8] ^= 0x01; // record 0's score: 0 becomes 1
+        bytes[HEADER + 2 * RECORD..HEADER + 3 * RECORD].fill(0); // record 2
+        fs::write(&path, &bytes).unwrap();
+        let ck = Checkpoint::open(&path, id, leaves).unwrap();
+        let kept: Vec<bool> = leaves[..6]
+            .iter()
+            .map(|p| ck.contains(canonical_key(p)))
+            .collect();
+        assert_eq!(kept, [false, true, false, true, true, true]);
+        assert_eq!(ck.len(), 4);
+        assert_eq!(
+            fs::metadata(&path).unwrap().len() as usize,
+            HEADER + 4 * RECORD
+        );
+        ck.remove().unwrap();
+    }
+
+    #[test]
+    fn another_build_or_format_is_refused() {
         let plan = Plan::<5, 4>::new(3);
         let id = BuildId {
             size: BoardSize::of::<5, 4>(),
@@ -251,6 +445,18 @@ mod tests {
                 Err(CheckpointError::OtherBuild)
             ));
         }
+        let mut old = id.header().to_vec();
+        old[MAGIC.len()] = 1;
+        fs::write(&path, &old).unwrap();
+        assert!(matches!(
+            Checkpoint::open(&path, id, plan.leaves()),
+            Err(CheckpointError::OldFormat { found: 1 })
+        ));
+        fs::write(&path, b"4453 1\n").unwrap();
+        assert!(matches!(
+            Checkpoint::open(&path, id, plan.leaves()),
+            Err(CheckpointError::NotACheckpoint)
+        ));
         let _ = fs::remove_file(&path);
     }
 }

@@ -26,13 +26,15 @@ use std::borrow::Cow;
 
 use thiserror::Error;
 
+use super::plan::MAX_POSITIONS;
 use super::{key_bytes, Book};
 use crate::size::BoardSize;
 
 const MAGIC: &[u8; 8] = b"score4bk";
 /// The version this code writes and reads.
 pub const VERSION: u16 = 1;
-const HEADER_BYTES: usize = 34;
+/// Bytes of the header, before the records.
+pub const HEADER_BYTES: usize = 34;
 /// Where the checksum sits: it covers the bytes before it and the records.
 const CHECKSUM_AT: usize = 26;
 
@@ -42,7 +44,7 @@ pub enum Kind {
     /// Every position with at most the depth's moves.
     Book,
     /// Share `index` (from 1) of `count`: the deepest positions it solved.
-    Part {
+    Share {
         /// Which share, from 1.
         index: u16,
         /// How many shares the work is cut into.
@@ -100,34 +102,48 @@ pub enum BookError {
 impl Book {
     /// A book from the records of its positions, in any order; a key
     /// given twice keeps its first score.
-    pub fn from_entries(
+    ///
+    /// # Panics
+    ///
+    /// If memory for the records runs out; see
+    /// [`try_from_entries`](Self::try_from_entries).
+    pub fn from_entries(size: BoardSize, depth: u32, kind: Kind, entries: Vec<(u64, i8)>) -> Book {
+        Self::try_from_entries(size, depth, kind, entries).expect("memory for the book's records")
+    }
+
+    /// [`from_entries`](Self::from_entries), or `None` if the system
+    /// refuses memory for the records.
+    pub fn try_from_entries(
         size: BoardSize,
         depth: u32,
         kind: Kind,
         mut entries: Vec<(u64, i8)>,
-    ) -> Book {
+    ) -> Option<Book> {
         entries.sort_by_key(|&(key, _)| key);
         entries.dedup_by_key(|&mut (key, _)| key);
         let key_bytes = key_bytes(size);
-        let mut records = Vec::with_capacity(entries.len() * (key_bytes + 1));
+        let mut records = Vec::new();
+        records
+            .try_reserve_exact(entries.len() * (key_bytes + 1))
+            .ok()?;
         for (key, score) in entries {
             records.extend_from_slice(&key.to_le_bytes()[..key_bytes]);
             records.push(score as u8);
         }
-        Book {
+        Some(Book {
             size,
             depth,
             kind,
             key_bytes,
             records: Cow::Owned(records),
-        }
+        })
     }
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
         let (index, count) = match self.kind {
             Kind::Book => (1, 1),
-            Kind::Part { index, count } => (index, count),
+            Kind::Share { index, count } => (index, count),
         };
         let mut out = Vec::with_capacity(HEADER_BYTES + self.records.len());
         out.extend_from_slice(MAGIC);
@@ -135,7 +151,7 @@ impl Book {
         out.push(self.size.width() as u8);
         out.push(self.size.height() as u8);
         out.push(self.depth as u8);
-        out.push(u8::from(matches!(self.kind, Kind::Part { .. })));
+        out.push(u8::from(matches!(self.kind, Kind::Share { .. })));
         out.extend_from_slice(&index.to_le_bytes());
         out.extend_from_slice(&count.to_le_bytes());
         out.extend_from_slice(&(self.len() as u64).to_le_bytes());
@@ -161,18 +177,21 @@ impl Book {
         Ok(book)
     }
 
-    /// Checks `bytes` whole and returns the book's description (with no
-    /// records yet) and where its records start.
-    fn check(bytes: &[u8]) -> Result<(Book, usize), BookError> {
+    /// The length in bytes of the book whose file starts with `head`,
+    /// after checking everything its header says: what a reader needs to
+    /// know before reading the rest, so that a file of any other length
+    /// (an endless device, a forged header) is refused unread.
+    pub fn file_len(head: &[u8]) -> Result<u64, BookError> {
+        Self::header(head).map(|(_, len)| len)
+    }
+
+    /// The book's description from its header (with no records yet) and
+    /// the length its file must have.
+    fn header(bytes: &[u8]) -> Result<(Book, u64), BookError> {
         if bytes.len() < HEADER_BYTES || &bytes[..8] != MAGIC {
             return Err(BookError::NotABook);
         }
         let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
-        let u64_at = |at: usize| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&bytes[at..at + 8]);
-            u64::from_le_bytes(b)
-        };
         let version = u16_at(8);
         if version != VERSION {
             return Err(BookError::Version { found: version });
@@ -187,27 +206,42 @@ impl Book {
         let (index, count) = (u16_at(14), u16_at(16));
         let kind = match bytes[13] {
             0 if (index, count) == (1, 1) => Kind::Book,
-            1 if (1..=count).contains(&index) => Kind::Part { index, count },
+            1 if (1..=count).contains(&index) => Kind::Share { index, count },
             _ => return Err(BookError::Header("bad kind or share")),
         };
         let key_bytes = key_bytes(size);
-        let record = key_bytes as u64 + 1;
-        let entries = u64_at(18);
-        let expected = entries
-            .checked_mul(record)
-            .and_then(|n| n.checked_add(HEADER_BYTES as u64));
-        if expected != Some(bytes.len() as u64) {
+        let entries = u64_at(bytes, 18);
+        if entries > MAX_POSITIONS as u64 {
+            return Err(BookError::Header("more records than any book holds"));
+        }
+        let len = entries * (key_bytes as u64 + 1) + HEADER_BYTES as u64;
+        let described = Book {
+            size,
+            depth,
+            kind,
+            key_bytes,
+            records: Cow::Borrowed(&[]),
+        };
+        Ok((described, len))
+    }
+
+    /// Checks `bytes` whole and returns the book's description (with no
+    /// records yet) and where its records start.
+    fn check(bytes: &[u8]) -> Result<(Book, usize), BookError> {
+        let (described, expected) = Self::header(bytes)?;
+        if expected != bytes.len() as u64 {
             return Err(BookError::Length {
-                expected: expected.unwrap_or(u64::MAX),
+                expected,
                 found: bytes.len() as u64,
             });
         }
+        let (size, key_bytes) = (described.size, described.key_bytes);
         let records = &bytes[HEADER_BYTES..];
-        if checksum(&bytes[..CHECKSUM_AT], records) != u64_at(CHECKSUM_AT) {
+        if checksum(&bytes[..CHECKSUM_AT], records) != u64_at(bytes, CHECKSUM_AT) {
             return Err(BookError::Checksum);
         }
         // The best score any position can have: a win with the first disc.
-        let best = ((size.width() * size.height()) as i32 + 1) / 2;
+        let best = crate::score::best(size.width() * size.height());
         let mut previous = None;
         for (i, record) in records.chunks_exact(key_bytes + 1).enumerate() {
             let mut key = [0u8; 8];
@@ -219,13 +253,6 @@ impl Book {
             }
             previous = Some(key);
         }
-        let described = Book {
-            size,
-            depth,
-            kind,
-            key_bytes,
-            records: Cow::Borrowed(&[]),
-        };
         Ok((described, HEADER_BYTES))
     }
 
@@ -240,6 +267,13 @@ impl Book {
             })
         }
     }
+}
+
+/// The little-endian `u64` at `at` of `bytes`.
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_le_bytes(b)
 }
 
 /// FNV-1a over `head` then `records`: enough to catch a damaged or

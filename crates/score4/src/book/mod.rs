@@ -4,11 +4,17 @@
 //! - this module: [`Book`], a sorted table of (position, score) read from
 //!   its file, and its look-up;
 //! - [`format`](mod@format): the file, its header and its checks;
-//! - [`build`]: how a book is computed: every position enumerated, those
-//!   with exactly `depth` moves solved by search (shared among machines
-//!   if need be), and the shallower ones by minimax over their children;
+//! - [`file`]: reading a book with bounds, saving one whole or not at
+//!   all, and the lock a build or merge holds on its output;
+//! - [`plan`]: what a book holds: every position enumerated, those with
+//!   exactly `depth` moves (the leaves) cut into shares among machines if
+//!   need be, and the shallower ones backed up by minimax;
+//! - [`build`]: the whole build, from options to the file: leaves solved
+//!   by search on worker threads, progress, resumption, merging shares;
 //! - [`checkpoint`]: the work of a build so far, kept on disk so that a
-//!   killed build goes on where it stopped.
+//!   killed build goes on where it stopped;
+//! - [`check`](mod@check): a book checked against its plan and a sample
+//!   re-solved by search.
 //!
 //! A position and its mirror image have the same score, so only the one
 //! with the smaller key is stored.
@@ -23,12 +29,17 @@
 //! ```
 
 pub mod build;
+pub mod check;
 pub mod checkpoint;
+pub mod file;
 pub mod format;
+pub mod plan;
 
 use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
+pub use check::{check, CheckError, CheckReport};
+pub use file::FileError;
 pub use format::{BookError, Kind};
 
 use crate::position::Position;

@@ -1,6 +1,6 @@
 //! The perfect solver: the exact game value of any position.
 //!
-//! Scores follow the usual convention (see [`Solver::solve`]): positive when
+//! Scores follow the [`score`](crate::score) convention: positive when
 //! the side to move wins, larger for a faster win. The search is negamax with
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
@@ -56,12 +56,13 @@ use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::position::{Ending, Position};
+use crate::score;
 use crate::table::{Table, TableError};
 use search::{Search, Tables};
 use stop::Limits;
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY, WALK_BELOW_MOVES};
+use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
@@ -361,11 +362,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The score a win scores for the side to move when it wins with the
-    /// move after `moves` moves played: one point per disc it has left.
-    /// This is the one place that says what a win scores.
+    /// move after `moves` moves played (see [`score::win`]).
     #[inline(always)]
     pub(crate) fn win_score(moves: i32) -> i32 {
-        (Self::CELLS + 1 - moves) / 2
+        score::win(W * H, moves as u32)
     }
 
     /// The score of a finished game from the side to move, or `None` if
@@ -382,10 +382,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The exact score of `p` for the side to move.
     ///
-    /// With `n` moves played, a win by the side to move with the move after
-    /// `m >= n` moves scores `(W*H + 1 - m) / 2`, a loss the negation of the
-    /// opponent's win, and a draw 0: both sides win as fast and lose as
-    /// slowly as they can.
+    /// Scores follow the [`score`] convention: a win scores more the sooner
+    /// it comes, a loss is the negation of the opponent's win, a draw is 0;
+    /// both sides win as fast and lose as slowly as they can.
     ///
     /// A finished game is not an error here: a full board scores 0, and a
     /// position whose last move made four scores that win, negated, from
@@ -477,23 +476,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let mut max = Self::win_score(n + 2);
         let mut probes = 0;
         while min < max {
-            // Bisect, but probe far from zero first: a win (or loss) that
-            // must come soon is cheap to prove or refute, since the move
-            // count bounds cut off the long lines. Once two such probes have
-            // narrowed the range, a range that still spans zero is probed
-            // at zero: most positions score close to it, and the sign is
-            // the one probe no exact solve avoids. Early positions then walk
-            // outward from zero on the known side: see WALK_BELOW_MOVES.
-            let mut probe = min + (max - min) / 2;
-            if probes >= 2 && min < 0 && max > 0 {
-                probe = 0;
-            } else if probes >= 2 && n < WALK_BELOW_MOVES {
-                probe = if min >= 0 { min } else { max - 1 };
-            } else if probe <= 0 && min / 2 < probe {
-                probe = min / 2;
-            } else if probe >= 0 && max / 2 > probe {
-                probe = max / 2;
-            }
+            let probe = tuning::next_probe(min, max, probes, n);
             probes += 1;
             let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
@@ -543,7 +526,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The score of every move for the side to move (the score of the
     /// position after it, negated), `None` for a full column. A move that
-    /// wins at once scores `(W*H + 1 - n) / 2` with `n` moves played. A
+    /// wins at once scores [`score::win`] of the moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
         self.analyze_inner(p)
@@ -785,7 +768,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped> {
-        if self.threads <= 1 || p.moves_played() >= Self::CELLS as u32 / 2 {
+        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
+        {
             let mut search = Search::new(self.tables(0), self.searched, self.limits());
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();

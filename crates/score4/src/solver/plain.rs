@@ -3,7 +3,7 @@
 use crate::position::Position;
 
 /// The exact score of `p` by trying every continuation, remembered by key:
-/// no pruning, no bounds, the score convention written out once more.
+/// no pruning, no bounds, nothing but the rules and the score convention.
 pub(crate) fn plain_negamax<const W: usize, const H: usize>(
     p: &Position<W, H>,
     memo: &mut std::collections::HashMap<u64, i32>,
@@ -11,12 +11,12 @@ pub(crate) fn plain_negamax<const W: usize, const H: usize>(
     if let Some(&s) = memo.get(&p.key()) {
         return s;
     }
-    let n = p.moves_played() as i32;
+    let n = p.moves_played();
     let mut best = i32::MIN;
     for col in p.playable_columns() {
         let child = p.after(col);
         let score = if child.opponent_has_won() {
-            ((W * H) as i32 + 1 - n) / 2
+            crate::score::win(W * H, n)
         } else if child.is_full() {
             0
         } else {

@@ -10,7 +10,7 @@ use super::bounds::static_bounds;
 use super::order::ordered_moves;
 use super::parallel::Shared;
 use super::stop::Limits;
-use super::tuning::{ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
+use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
@@ -104,9 +104,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     #[inline(always)]
     fn key(p: &Position<W, H>) -> (u64, bool) {
         let key = p.key();
-        // Early positions are often reached in both orientations, later ones
-        // almost never, so there the mirror costs time and saves nothing.
-        if p.moves_played() >= Self::CELLS as u32 / 2 {
+        if p.moves_played() >= tuning::mirror_below_moves(Self::CELLS as u32) {
             return (key, false);
         }
         let mirrored = p.mirror_key();
@@ -330,11 +328,12 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             }
         }
 
-        // Helpers put off the main search's moves only in the first half
-        // of the game: deeper, the subtrees are too small to repay the
-        // announcing.
         let shared = match (self.shared, child_keys) {
-            (Some(shared), Some(keys)) if n < Self::CELLS / 2 => Some((shared, keys)),
+            (Some(shared), Some(keys))
+                if (n as u32) < tuning::put_off_below_moves(Self::CELLS as u32) =>
+            {
+                Some((shared, keys))
+            }
             _ => None,
         };
         // What the parent has of each child already: its key and the

@@ -40,6 +40,63 @@ pub(super) const OWN_NEAR_MAX_EMPTY: i32 = 24;
 /// Later, bisecting takes fewer probes.
 pub(super) const WALK_BELOW_MOVES: i32 = 7;
 
+/// A strong solve's first this many probes bisect the known range, but
+/// far from zero (see [`next_probe`]): a win (or loss) that must come soon
+/// is cheap to prove or refute, since the move-count bounds cut off the
+/// long lines.
+pub(super) const FAR_PROBES: u32 = 2;
+
+/// The score a strong solve probes next (with the null window
+/// `probe..probe + 1`), when its score is known to lie in `min..=max`
+/// (`min < max`), `probes` probes have been made and `moves` moves played.
+/// Always in `min..max`, so every probe narrows the range.
+///
+/// Bisect, but probe far from zero first ([`FAR_PROBES`]). Once those have
+/// narrowed the range, a range that still spans zero is probed at zero:
+/// most positions score close to it, and the sign is the one probe no
+/// exact solve avoids. Early positions then walk outward from zero on the
+/// known side ([`WALK_BELOW_MOVES`]).
+pub(super) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+    let middle = min + (max - min) / 2;
+    if probes >= FAR_PROBES && min < 0 && max > 0 {
+        0
+    } else if probes >= FAR_PROBES && moves < WALK_BELOW_MOVES {
+        if min >= 0 {
+            min
+        } else {
+            max - 1
+        }
+    } else if middle <= 0 && min / 2 < middle {
+        min / 2
+    } else if middle >= 0 && max / 2 > middle {
+        max / 2
+    } else {
+        middle
+    }
+}
+
+/// Positions with fewer moves played than this share their table entry
+/// with their mirror image: early positions are often reached in both
+/// orientations, later ones almost never, so there the mirror costs time
+/// and saves nothing. Half the board.
+pub(super) const fn mirror_below_moves(cells: u32) -> u32 {
+    cells / 2
+}
+
+/// Positions with fewer moves played than this are searched by all the
+/// threads together; later ones by one thread, as their subtrees are too
+/// small to repay starting the others. Half the board.
+pub(super) const fn threads_below_moves(cells: u32) -> u32 {
+    cells / 2
+}
+
+/// Helper threads put off the main search's moves (search them last) only
+/// in positions with fewer moves played than this: deeper, the subtrees
+/// are too small to repay the announcing. Half the board.
+pub(super) const fn put_off_below_moves(cells: u32) -> u32 {
+    cells / 2
+}
+
 /// With more empty cells than this, children are looked up in the table
 /// before any is searched (enhanced transposition cut-off): nearer the end
 /// the subtrees are too small to repay the wait for their entries.
@@ -71,3 +128,64 @@ pub const fn default_table_mb(threads: usize) -> usize {
 /// anything measurable. Threads searching together poll sixteen times as
 /// often, so that the helpers stop soon after the first answer.
 pub(super) const POLL_INTERVAL: u64 = 4096;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs a strong solve's probe loop against a known score, each probe
+    /// answered exactly (fail-hard), and returns the probes made.
+    fn probes_for(score: i32, mut min: i32, mut max: i32, moves: i32) -> Vec<i32> {
+        let mut made = Vec::new();
+        while min < max {
+            let probe = next_probe(min, max, made.len() as u32, moves);
+            assert!(min <= probe && probe < max, "{probe} outside {min}..{max}");
+            made.push(probe);
+            if score <= probe {
+                max = probe;
+            } else {
+                min = probe + 1;
+            }
+            assert!(made.len() <= 64, "no end: {made:?}");
+        }
+        assert_eq!(min, score);
+        made
+    }
+
+    #[test]
+    fn every_score_is_found_and_every_probe_narrows() {
+        for moves in 0..42 {
+            let (min, max) = (-(42 - moves) / 2, (43 - moves) / 2);
+            for score in min..=max {
+                probes_for(score, min, max, moves);
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_probes_go_far_from_zero() {
+        // Halfway towards the end of the range, on the middle's side.
+        assert_eq!(next_probe(-20, 19, 0, 10), -10);
+        assert_eq!(next_probe(-10, 19, 1, 10), 9);
+        assert_eq!(next_probe(-5, 3, 0, 30), -2);
+    }
+
+    #[test]
+    fn then_a_range_across_zero_is_probed_at_zero() {
+        assert_eq!(next_probe(-10, 9, FAR_PROBES, 10), 0);
+        assert_eq!(next_probe(-1, 1, FAR_PROBES, 30), 0);
+        // Not before the far probes.
+        assert_ne!(next_probe(-10, 9, FAR_PROBES - 1, 10), 0);
+    }
+
+    #[test]
+    fn early_positions_walk_outward_from_zero() {
+        let early = WALK_BELOW_MOVES - 1;
+        assert_eq!(next_probe(1, 10, FAR_PROBES, early), 1);
+        assert_eq!(next_probe(-10, 0, FAR_PROBES, early), -1);
+        // Later positions bisect.
+        assert_eq!(next_probe(1, 10, FAR_PROBES, WALK_BELOW_MOVES), 5);
+        // A win near zero in an early position: walked one value at a time.
+        assert_eq!(probes_for(3, -20, 21, early), [-10, 10, 0, 1, 2, 3]);
+    }
+}

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::Solver;
 use crate::position::Position;
+use crate::score;
 
 /// One of the two players, named by when they move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +43,7 @@ impl fmt::Display for Player {
 }
 
 /// What a position's score says: who moves, who wins with best play and
-/// with which of its discs. The score convention of [`Solver::solve`]
-/// read backwards.
+/// with which of its discs: the [`score`] convention read backwards.
 ///
 /// ```
 /// use score4::solver::{Player, Verdict};
@@ -77,20 +76,18 @@ impl Verdict {
             return Some(Verdict { to_move, win: None });
         }
         // The winner's first chance is the next move, or the one after.
-        let (winner, first) = if score > 0 {
-            (to_move, n)
+        let (winner, disc) = if score > 0 {
+            (to_move, score::own_winning_disc(W * H, n, score)?)
         } else {
-            (to_move.other(), n + 1)
+            (
+                to_move.other(),
+                score::own_winning_disc(W * H, n + 1, -score)?,
+            )
         };
-        // Each player has moved `moves / 2` times before the `moves`-th
-        // move: its own moves alternate with the other's.
-        (first..(W * H) as u32)
-            .step_by(2)
-            .find(|&moves| Solver::<W, H>::win_score(moves as i32) == score.abs())
-            .map(|moves| Verdict {
-                to_move,
-                win: Some((winner, moves / 2 + 1)),
-            })
+        Some(Verdict {
+            to_move,
+            win: Some((winner, disc)),
+        })
     }
 }
 

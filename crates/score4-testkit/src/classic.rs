@@ -1,56 +1,9 @@
-//! What the integration tests share: a deterministic random generator, and
-//! a reference model of the classic Score4 engine, written from its
+//! A reference model of the classic Score4 engine, written from its
 //! description rather than from the fast engine: a 2-D board, the 69
 //! windows counted one by one, and plain minimax without pruning or
-//! caching. Slow on purpose; the tests compare the fast engine against it.
+//! caching. Slow on purpose; the tests compare the fast engine with it.
 
-#![allow(dead_code)]
-
-use std::io::Write;
-use std::path::PathBuf;
-
-/// The environment variable naming the folder of c4's published 7x6 sets.
-/// They are c4's, under its own licence, so they stay outside the
-/// repository and the tests that read them run only when asked.
-pub const PUBLISHED_SETS: &str = "SCORE4_C4_SETS";
-
-/// The folder of c4's published sets when [`PUBLISHED_SETS`] names one
-/// (absolute, or relative to the repository's root); `None`, said on
-/// stderr so the skip shows, when it is unset. A folder that was asked for
-/// and holds no set fails the test: asking and testing nothing must not
-/// pass.
-pub fn published_sets(test: &str) -> Option<PathBuf> {
-    let Some(value) = std::env::var_os(PUBLISHED_SETS) else {
-        // Straight to the stream: the test harness captures `eprintln!`
-        // of passing tests, and a skip nobody sees reads as a pass.
-        let _ = writeln!(
-            std::io::stderr(),
-            "{test}: skipped; set {PUBLISHED_SETS} to the folder of c4's published 7x6 sets to run it"
-        );
-        return None;
-    };
-    assert!(
-        !value.is_empty(),
-        "{PUBLISHED_SETS} is set but empty: name the folder of c4's published sets"
-    );
-    let dir = repo_root().join(value);
-    let sets = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{PUBLISHED_SETS}={}: {e}", dir.display()))
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.path().extension().is_some_and(|e| e == "txt"))
-        .count();
-    assert!(
-        sets > 0,
-        "{PUBLISHED_SETS}={}: no .txt set in it",
-        dir.display()
-    );
-    Some(dir)
-}
-
-/// The repository's root, whichever crate's tests ask.
-pub fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::Rng;
 
 /// Cells by `[row][col]`, row 0 at the top: +1 orange, -1 yellow, 0 empty.
 pub type Grid = [[i8; 7]; 6];
@@ -227,29 +180,6 @@ pub fn tokens(g: &Grid, rng: &mut Rng) -> Vec<String> {
         out.swap(i, j);
     }
     out
-}
-
-/// A small deterministic generator (xorshift64*), so failures replay.
-pub struct Rng(u64);
-
-impl Rng {
-    /// Seeds the generator (any seed; zero is remapped).
-    pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next raw value.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
 }
 
 /// Whether `color` has four in a row on `g`.

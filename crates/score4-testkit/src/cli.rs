@@ -1,0 +1,43 @@
+//! Running a binary as a user does and reading what it wrote. The path
+//! comes from the test (`env!("CARGO_BIN_EXE_score4")`), which only the
+//! binary's own test crate knows.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `bin` with `args`, stdin empty, and collects what it wrote.
+pub fn run(bin: impl AsRef<Path>, args: &[impl AsRef<std::ffi::OsStr>]) -> Output {
+    Command::new(bin.as_ref())
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs `bin` with `args`, feeding it `stdin`, and collects what it wrote.
+pub fn run_with_input(
+    bin: impl AsRef<Path>,
+    args: &[impl AsRef<std::ffi::OsStr>],
+    stdin: &[u8],
+) -> Output {
+    let mut child = Command::new(bin.as_ref())
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(stdin)
+        .expect("write stdin");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+/// Output as text: every line score4 writes is UTF-8 (user text is escaped).
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("utf-8")
+}

@@ -1,0 +1,17 @@
+//! What score4's test suites share, so that each model and each fixture
+//! reader is written once: the slow, obviously correct models the fast code
+//! is compared with, the fixture files and where they are, a seeded random
+//! generator (failures replay) and a runner for the `score4` binary.
+//!
+//! A development crate only: nothing here is part of score4's interface.
+//! The library's own unit tests cannot use it (they see another build of
+//! score4's types), so they keep their model in `solver::plain`.
+
+pub mod classic;
+pub mod cli;
+pub mod fixtures;
+pub mod positions;
+pub mod reference;
+pub mod rng;
+
+pub use rng::Rng;

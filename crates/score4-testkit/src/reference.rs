@@ -1,0 +1,69 @@
+//! The exact score by trying every continuation: no pruning, no bounds, no
+//! table, nothing but the rules and the score convention. Slow on purpose;
+//! the solver is compared with it.
+
+use std::collections::HashMap;
+
+use score4::{score, Position};
+
+/// The reference search, remembering finished answers by position key (so
+/// that small boards can be covered completely) or not at all (for a few
+/// positions late in large games, where a memo would only fill memory).
+#[derive(Debug, Default)]
+pub struct Reference {
+    memo: Option<HashMap<u64, i32>>,
+}
+
+impl Reference {
+    /// A reference that remembers every position it scores.
+    pub fn remembering() -> Self {
+        Reference {
+            memo: Some(HashMap::new()),
+        }
+    }
+
+    /// A reference that remembers nothing.
+    pub fn forgetting() -> Self {
+        Reference { memo: None }
+    }
+
+    /// The score of every move of `p` (the score of the position after it,
+    /// negated), `None` for a full column.
+    pub fn move_scores<const W: usize, const H: usize>(
+        &mut self,
+        p: &Position<W, H>,
+    ) -> [Option<i32>; W] {
+        let mut scores = [None; W];
+        for (col, score) in scores.iter_mut().enumerate() {
+            if !p.can_play(col) {
+                continue;
+            }
+            let child = p.after(col);
+            *score = Some(if child.opponent_has_won() {
+                score::win(W * H, p.moves_played())
+            } else if child.is_full() {
+                0
+            } else {
+                -self.score(&child)
+            });
+        }
+        scores
+    }
+
+    /// The exact score of `p`, a position in play, for the side to move.
+    pub fn score<const W: usize, const H: usize>(&mut self, p: &Position<W, H>) -> i32 {
+        if let Some(&s) = self.memo.as_ref().and_then(|m| m.get(&p.key())) {
+            return s;
+        }
+        let best = self
+            .move_scores(p)
+            .into_iter()
+            .flatten()
+            .max()
+            .expect("a position in play has a move");
+        if let Some(m) = self.memo.as_mut() {
+            m.insert(p.key(), best);
+        }
+        best
+    }
+}

@@ -1,0 +1,224 @@
+//! A build resumed after any damage a crash can leave in its checkpoint
+//! writes the same bytes as an uninterrupted build: a seeded fuzz of torn,
+//! zeroed, flipped and zero-padded checkpoints, and concurrent saves.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use score4::book::build::{self, Options, Plan, Progress};
+use score4::book::checkpoint::{BuildId, Checkpoint};
+use score4::book::{canonical_key, Book};
+use score4::rng::Rng;
+use score4::BoardSize;
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("score4-crash-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const DEPTH: u32 = 8;
+
+fn options(out: &Path, share: Option<(u16, u16)>) -> Options {
+    Options {
+        size: BoardSize::new(5, 4).unwrap(),
+        depth: DEPTH,
+        share,
+        threads: 2,
+        table_mb: 1,
+        out: out.to_path_buf(),
+    }
+}
+
+/// Builds to `out`, returning the file's bytes and the leaves searched.
+fn build_to(out: &Path, share: Option<(u16, u16)>) -> (Vec<u8>, usize) {
+    let mut last = None;
+    let built = build::build(&options(out, share), |p: Progress| last = Some(p)).unwrap();
+    let last = last.unwrap();
+    assert_eq!(last.done, last.total, "progress reaches the end");
+    (fs::read(out).unwrap(), built.searched)
+}
+
+/// Damages the bytes of a checkpoint as a crash or a bad disk can.
+fn damage(bytes: &mut Vec<u8>, rng: &mut Rng) -> &'static str {
+    let len = bytes.len();
+    let tail = 1 + rng.below(64.min(len as u64)) as usize;
+    match rng.below(6) {
+        0 => {
+            bytes.truncate(len - rng.below(len as u64 + 1) as usize);
+            "truncated"
+        }
+        1 => {
+            bytes[len - tail..].fill(0);
+            "zeroed tail"
+        }
+        2 => {
+            for _ in 0..1 + rng.below(4) {
+                let at = len - 1 - rng.below(tail as u64) as usize;
+                bytes[at] ^= 1 << rng.below(8);
+            }
+            "flipped tail"
+        }
+        3 => {
+            bytes.truncate(len - rng.below(13) as usize);
+            let zeros = rng.below(5000) as usize;
+            bytes.resize(bytes.len() + zeros, 0);
+            "cut and zero-padded"
+        }
+        4 => {
+            // The case: the last score zeroed, zeros appended.
+            let at = len - 5;
+            if at >= 16 {
+                bytes[at] = 0;
+            }
+            bytes.extend_from_slice(&[0; 100]);
+            "last score zeroed, padded"
+        }
+        _ => {
+            let at = rng.below(len as u64) as usize;
+            bytes[at] ^= 1 << rng.below(8);
+            "one flip anywhere"
+        }
+    }
+}
+
+#[test]
+fn a_resumed_build_after_any_damage_writes_the_uninterrupted_bytes() {
+    let dir = scratch("fuzz");
+    let (whole, searched) = build_to(&dir.join("whole.book"), None);
+    let reference = Book::from_bytes(whole.clone()).unwrap();
+    let plan = Plan::<5, 4>::new(DEPTH);
+    assert_eq!(searched, plan.leaves().len());
+    let id = BuildId {
+        size: BoardSize::new(5, 4).unwrap(),
+        depth: DEPTH,
+        share: None,
+    };
+    let mut rng = Rng::new(2026);
+    for trial in 0..60 {
+        let out = dir.join(format!("t{trial}.book"));
+        let partial = dir.join(format!("t{trial}.book.partial"));
+        // What a killed run leaves: some leaves solved, in any order.
+        let mut ck = Checkpoint::open(&partial, id, plan.leaves()).unwrap();
+        let solved = rng.below(plan.leaves().len() as u64) as usize;
+        let start = rng.below((plan.leaves().len() - solved) as u64 + 1) as usize;
+        for p in &plan.leaves()[start..start + solved] {
+            let key = canonical_key(p);
+            ck.record(key, reference.get(key).unwrap() as i8).unwrap();
+        }
+        drop(ck);
+        let mut bytes = fs::read(&partial).unwrap();
+        let how = damage(&mut bytes, &mut rng);
+        fs::write(&partial, &bytes).unwrap();
+        let (resumed, searched) = build_to(&out, None);
+        assert!(resumed == whole, "trial {trial}: {how}: the book differs");
+        assert!(
+            searched >= plan.leaves().len() - solved,
+            "trial {trial}: {how}: kept more records than were written"
+        );
+        assert!(
+            !partial.exists(),
+            "trial {trial}: the checkpoint is removed"
+        );
+    }
+}
+
+#[test]
+fn a_checked_record_with_a_score_no_leaf_can_have_is_dropped() {
+    // Records that pass their CRC are trusted to be what the build wrote;
+    // an out-of-range score (a forged one) is still caught.
+    let dir = scratch("forged");
+    let out = dir.join("f.book");
+    let plan = Plan::<5, 4>::new(DEPTH);
+    let id = BuildId {
+        size: BoardSize::new(5, 4).unwrap(),
+        depth: DEPTH,
+        share: None,
+    };
+    let leaf = &plan.leaves()[0];
+    let mut f = fs::File::create(dir.join("f.book.partial")).unwrap();
+    f.write_all(&id.header()).unwrap();
+    f.write_all(&id.record(canonical_key(leaf), 7)).unwrap();
+    drop(f);
+    let (forged, searched) = build_to(&out, None);
+    // Dropped on reading (7 is beyond any position with 8 moves), so
+    // every leaf was searched.
+    assert_eq!(searched, plan.leaves().len());
+    let (whole, _) = build_to(&dir.join("whole.book"), None);
+    assert_eq!(forged, whole);
+}
+
+#[test]
+fn shares_resumed_after_damage_merge_to_the_whole_book() {
+    let dir = scratch("shares");
+    let (whole, _) = build_to(&dir.join("whole.book"), None);
+    let mut rng = Rng::new(7);
+    let mut parts = Vec::new();
+    for i in 1..=3u16 {
+        let out = dir.join(format!("part.{i}"));
+        // A first run of the share, then its checkpoint restored from a
+        // copy, damaged, and resumed.
+        let (first, _) = build_to(&out, Some((i, 3)));
+        let id = BuildId {
+            size: BoardSize::new(5, 4).unwrap(),
+            depth: DEPTH,
+            share: Some((i, 3)),
+        };
+        let plan = Plan::<5, 4>::new(DEPTH);
+        let book = Book::from_bytes(first.clone()).unwrap();
+        let partial = dir.join(format!("part.{i}.partial"));
+        let mut ck = Checkpoint::open(&partial, id, plan.share(i.into(), 3)).unwrap();
+        for (key, score) in book.entries().take(book.len() / 2) {
+            ck.record(key, score as i8).unwrap();
+        }
+        drop(ck);
+        let mut bytes = fs::read(&partial).unwrap();
+        damage(&mut bytes, &mut rng);
+        fs::write(&partial, &bytes).unwrap();
+        fs::remove_file(&out).unwrap();
+        let (again, _) = build_to(&out, Some((i, 3)));
+        assert_eq!(again, first, "share {i}");
+        parts.push(out);
+    }
+    let merged = dir.join("merged.book");
+    build::merge(&parts, &merged).unwrap();
+    assert_eq!(fs::read(&merged).unwrap(), whole);
+}
+
+#[test]
+fn concurrent_saves_to_one_path_leave_one_whole_book_and_no_litter() {
+    let dir = scratch("saves");
+    let out = dir.join("r.book");
+    let size = BoardSize::new(5, 4).unwrap();
+    // Two different books, each large enough that writes overlap.
+    let a = Book::from_entries(
+        size,
+        DEPTH,
+        score4::book::Kind::Book,
+        (0..200_000u64).map(|k| (k * 2, 1)).collect(),
+    );
+    let b = Book::from_entries(
+        size,
+        DEPTH,
+        score4::book::Kind::Book,
+        (0..150_000u64).map(|k| (k * 3, -1)).collect(),
+    );
+    for _ in 0..20 {
+        std::thread::scope(|s| {
+            for book in [&a, &b, &a, &b] {
+                let out = &out;
+                s.spawn(move || book.save(out).unwrap());
+            }
+        });
+        let read = Book::load(&out).unwrap();
+        assert!(read == a || read == b);
+    }
+    let names: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["r.book"], "no temporary file is left");
+}
