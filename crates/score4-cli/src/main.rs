@@ -72,10 +72,11 @@ orange's disc in the bottom row's middle column. Flags go anywhere:
   -perfect   play by perfect solution (the fastest win, else a draw, else
              the slowest loss), with every core
 The answer is the column (0-6) on stdout, then `I win` if it wins; the exit
-status is 255 when the game ends (or no move is possible), else 0. Other
-tokens are ignored, as by the original. The protocol is also spoken when the
-first argument is a cell or a flag (`score4 o53 y43`), and always when the
-binary runs under another name.";
+status is 255 when the game ends (or no move is possible), else 0; a
+malformed request is one line on stderr and status 2. Other tokens are
+ignored, as by the original. The protocol is also spoken when the first
+argument is a cell or a flag (`score4 o53 y43`), and always when the binary
+runs under another name.";
 
 /// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
 /// refuses are reported when the table is made.

@@ -4,7 +4,6 @@
 use thiserror::Error;
 
 use crate::input::Quoted;
-use crate::position::{Ending, Position};
 
 /// Why a move sequence or a Score4 board could not be read.
 ///
@@ -78,15 +77,4 @@ pub enum SolveError {
     /// Someone has four in a row: the move with this number (from 1) won.
     #[error("the game is already over: move {0} won")]
     AlreadyWon(u32),
-}
-
-impl SolveError {
-    /// `Ok` if the game in `p` goes on, else why it is over.
-    pub fn check<const W: usize, const H: usize>(p: &Position<W, H>) -> Result<(), SolveError> {
-        match p.ending() {
-            None => Ok(()),
-            Some(Ending::Draw) => Err(SolveError::BoardFull),
-            Some(Ending::Lost | Ending::Won) => Err(SolveError::AlreadyWon(p.moves_played())),
-        }
-    }
 }

@@ -14,7 +14,8 @@
 //!   cannot be solved.
 //! - [`input`]: reading untrusted text: capped lines, and user text
 //!   quoted safely in messages.
-//! - [`solver`]: the perfect solver, over the transposition table in [`table`].
+//! - [`solver`]: the perfect solver, over its transposition table
+//!   ([`solver::table`]), in memory from `mem`.
 //! - [`size`]: board sizes chosen at run time, and reaching the code
 //!   compiled for each.
 //! - [`book`]: the opening book: exact scores of every early position,
@@ -39,6 +40,7 @@ pub mod error;
 pub mod fixture;
 pub mod heuristic;
 pub mod input;
+mod mem;
 pub mod play;
 pub mod position;
 pub mod render;
@@ -46,12 +48,12 @@ pub mod rng;
 pub mod score;
 pub mod size;
 pub mod solver;
-pub mod table;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};
 pub use error::ParseError;
 pub use error::SolveError;
+pub use mem::TableError;
 pub use position::Ending;
 pub use position::Position;
 pub use size::{BoardSize, SizeError};
@@ -59,4 +61,3 @@ pub use solver::{
     default_table_mb, Probe, Solver, StopHandle, Stopped, DEFAULT_SHARED_TABLE_MB,
     DEFAULT_TABLE_MB, MAX_PROBES,
 };
-pub use table::TableError;

@@ -30,7 +30,7 @@ use crate::input::Quoted;
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::{Player, Solver, Stopped, Verdict};
-use crate::table::TableError;
+use crate::TableError;
 
 /// The softmax temperature of plain `soft`: a move one point worse is
 /// about 0.6 times as likely, one that turns a draw into a quick loss

@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::bitboard::{Bitboard, Geometry};
-use crate::error::ParseError;
+use crate::error::{ParseError, SolveError};
 // Re-exported where the printer used to live, so callers keep their path.
 pub use crate::render::render;
 
@@ -333,6 +333,17 @@ impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let x = self.first_player();
         render::<W, H>(f, x, self.mask ^ x, 1)
+    }
+}
+
+impl SolveError {
+    /// `Ok` if the game in `p` goes on, else why it is over.
+    pub fn check<const W: usize, const H: usize>(p: &Position<W, H>) -> Result<(), SolveError> {
+        match p.ending() {
+            None => Ok(()),
+            Some(Ending::Draw) => Err(SolveError::BoardFull),
+            Some(Ending::Lost | Ending::Won) => Err(SolveError::AlreadyWon(p.moves_played())),
+        }
     }
 }
 

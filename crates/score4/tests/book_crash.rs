@@ -189,6 +189,20 @@ fn shares_resumed_after_damage_merge_to_the_whole_book() {
 }
 
 #[test]
+fn a_share_no_cutting_has_is_refused_before_any_work() {
+    let dir = scratch("noshare");
+    let out = dir.join("p.book");
+    for share in [(0, 3), (4, 3), (1, 0)] {
+        let r = build::build(&options(&out, Some(share)), |_| {});
+        assert!(
+            matches!(r, Err(build::BuildError::NoSuchShare { .. })),
+            "{share:?}: {r:?}"
+        );
+    }
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
 fn concurrent_saves_to_one_path_leave_one_whole_book_and_no_litter() {
     let dir = scratch("saves");
     let out = dir.join("r.book");

@@ -29,8 +29,8 @@ use super::{canonical_key, Book, BookError};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
-use crate::table::TableError;
 use crate::with_board_size;
+use crate::TableError;
 
 /// Fewest leaves handed to a worker at a time.
 ///
@@ -74,6 +74,14 @@ pub enum BuildError {
     /// The system refused memory for the list of positions to solve.
     #[error("not enough memory for the list of positions to solve")]
     Memory,
+    /// A share that no cutting has.
+    #[error("share {index}/{count} does not exist: expected 1 <= I <= N")]
+    NoSuchShare {
+        /// The share asked for.
+        index: u16,
+        /// The number of shares.
+        count: u16,
+    },
     /// The book does not read back (the checkpoint held bad scores).
     #[error("the finished book does not check ({0}); the checkpoint is kept")]
     Unchecked(BookError),
@@ -135,6 +143,11 @@ pub struct Built {
 /// the checkpoint a killed run of the same build left; the book written
 /// is the same, byte for byte, as an uninterrupted build's.
 pub fn build(options: &Options, progress: impl FnMut(Progress)) -> Result<Built, BuildError> {
+    if let Some((index, count)) = options.share {
+        if !(1..=count).contains(&index) {
+            return Err(BuildError::NoSuchShare { index, count });
+        }
+    }
     let lock = OutputLock::acquire(&options.out)?;
     let built = with_board_size!(options.size, build_on(options, progress))?;
     drop(lock);

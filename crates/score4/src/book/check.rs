@@ -11,8 +11,8 @@ use super::{canonical_key, Book, Kind};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::solver::Solver;
-use crate::table::TableError;
 use crate::with_board_size;
+use crate::TableError;
 
 /// Table size of the solver that re-solves the sample, in MiB.
 const CHECK_TABLE_MB: usize = 64;

@@ -25,7 +25,7 @@ pub use perfect::{answer_perfect, try_answer_perfect, PerfectPlayer};
 pub use protocol::{is_protocol_token, Request, DEFAULT_LEVEL, FLAGS};
 pub use search::{Search, MAX_LEVEL, NO_MOVE};
 
-use crate::table::TableError;
+use crate::TableError;
 
 /// Answers a request with a search sized for its level.
 ///

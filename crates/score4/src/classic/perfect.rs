@@ -6,7 +6,7 @@ use super::answer::{game_over, Answer, Outcome};
 use super::protocol::Request;
 use crate::bitboard::Standard;
 use crate::solver::{all_cores, default_table_mb, Solver};
-use crate::table::TableError;
+use crate::TableError;
 
 type G = Standard;
 

@@ -27,7 +27,7 @@ use super::answer::{game_over, Answer, Outcome};
 use crate::bitboard::{Bitboard, Standard};
 use crate::board::Board;
 use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};
-use crate::table::{zeroed, TableError};
+use crate::mem::{zeroed, TableError};
 
 type G = Standard;
 

@@ -11,63 +11,28 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use super::search::{Search, Tables};
-use super::stop::Limits;
+use super::search::{Search, Shared, Tables};
 use crate::position::Position;
-
-/// Where threads searching together meet, besides the tables.
-#[derive(Clone, Copy)]
-pub(super) struct Shared<'t> {
-    /// By moves played: the key of the position the main search is
-    /// searching at that depth (0 where it has not been yet).
-    busy: &'t [AtomicU64],
-    /// Whether this search is a helper, which puts off the main search's
-    /// positions, rather than the main search, which announces them.
-    helper: bool,
-}
-
-impl Shared<'_> {
-    /// Whether to put off the move to the child with `key`, the `i`-th move
-    /// (from 0) of a position with `n` moves played. The main search never
-    /// does: it announces the child instead.
-    #[inline(always)]
-    pub(super) fn puts_off(&self, n: i32, key: u64, i: usize) -> bool {
-        let busy = &self.busy[n as usize + 1];
-        if !self.helper {
-            busy.store(key, Ordering::Relaxed);
-            false
-        } else {
-            i > 0 && busy.load(Ordering::Relaxed) == key
-        }
-    }
-}
 
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
 /// it), searched by as many threads together as there are `tables` (the
 /// tables of each, the main search's first), and the positions all of
-/// them searched. No score if `limits` stopped every thread first.
+/// them searched. Each thread gives up once `stop` is set, as the first
+/// to finish sets it; no score if it was set before any finished (by
+/// whoever else holds it: the user, a deadline).
 pub(super) fn search_together<const W: usize, const H: usize>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
-    limits: Limits<'_>,
+    stop: &AtomicBool,
 ) -> (Option<i32>, u64) {
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        finished: Some(&stop),
-        ..limits
-    };
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
     let run = |tables: Tables<'_>, helper: bool| {
-        let mut search = Search::<W, H>::new(tables, 0, limits);
-        search.shared = Some(Shared {
-            busy: &busy,
-            helper,
-        });
+        let mut search = Search::<W, H>::new(tables, 0, Some(stop));
+        search.shared = Some(Shared::new(&busy, helper));
         let score = search.negamax(p, alpha, beta);
-        // The first to finish stops the others; its answer is complete. A
-        // search stopped by the limits stops the others too.
+        // The first to finish stops the others; its answer is complete.
         stop.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)
     };
@@ -91,7 +56,7 @@ pub(super) fn search_together<const W: usize, const H: usize>(
         answer = answer.or(score);
         nodes += helper_nodes;
     }
-    // Only the caller's limits stop the main search before some thread
-    // has answered: without them, some search finishes.
+    // Only whoever else holds `stop` stops the main search before some
+    // thread has answered: without them, some search finishes.
     (answer, nodes)
 }

@@ -6,15 +6,15 @@
 //! table's proven bounds, and looks up every child before searching any
 //! (enhanced transposition cut-off) while the subtrees are large.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
 use super::bounds::static_bounds;
 use super::order::ordered_moves;
-use super::parallel::Shared;
-use super::stop::Limits;
+use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
-use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
-use crate::table::Table;
+use crate::score;
 
 /// Counts a search event in a measuring build (see
 /// [`stats`](super::stats)); nothing otherwise.
@@ -35,6 +35,39 @@ pub(super) struct Tables<'t> {
     pub(super) near_max_empty: i32,
 }
 
+/// Where threads searching together meet, besides the tables.
+#[derive(Clone, Copy)]
+pub(super) struct Shared<'t> {
+    /// By moves played: the key of the position the main search is
+    /// searching at that depth (0 where it has not been yet).
+    busy: &'t [AtomicU64],
+    /// Whether this search is a helper, which puts off the main search's
+    /// positions, rather than the main search, which announces them.
+    helper: bool,
+}
+
+impl<'t> Shared<'t> {
+    /// Where the main search (`helper` false) or a helper meets the
+    /// others: `busy` has a slot for every number of moves played.
+    pub(super) fn new(busy: &'t [AtomicU64], helper: bool) -> Self {
+        Shared { busy, helper }
+    }
+
+    /// Whether to put off the move to the child with `key`, the `i`-th move
+    /// (from 0) of a position with `n` moves played. The main search never
+    /// does: it announces the child instead.
+    #[inline(always)]
+    pub(super) fn puts_off(&self, n: i32, key: u64, i: usize) -> bool {
+        let busy = &self.busy[n as usize + 1];
+        if !self.helper {
+            busy.store(key, Ordering::Relaxed);
+            false
+        } else {
+            i > 0 && busy.load(Ordering::Relaxed) == key
+        }
+    }
+}
+
 /// The moves of a position worth searching, with the opponent's winning
 /// cells they were chosen against (ranking them needs those again).
 #[derive(Clone, Copy)]
@@ -48,13 +81,11 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
     tables: Tables<'t>,
     /// Positions searched, counted from where the solver left off.
     pub(super) nodes: u64,
-    /// What may stop this search.
-    limits: Limits<'t>,
-    /// The node count at which to look at `limits` next (never, for a
-    /// search nothing can stop).
-    next_poll: u64,
-    /// Whether this search reached its limits and gave up: its results
-    /// are void.
+    /// Set when the search must give up (another thread has answered,
+    /// the user stopped it, its deadline passed); checked at every
+    /// position.
+    stop: Option<&'t AtomicBool>,
+    /// Whether this search saw `stop` and gave up: its results are void.
     aborted: bool,
     /// What threads searching together share besides the tables.
     pub(super) shared: Option<Shared<'t>>,
@@ -63,16 +94,11 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
 impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     const CELLS: i32 = (W * H) as i32;
 
-    pub(super) fn new(tables: Tables<'t>, nodes: u64, limits: Limits<'t>) -> Self {
+    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
         Search {
             tables,
             nodes,
-            limits,
-            next_poll: if limits.any() {
-                nodes.saturating_add(limits.interval())
-            } else {
-                u64::MAX
-            },
+            stop,
             aborted: false,
             shared: None,
         }
@@ -95,7 +121,7 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
 
     #[inline(always)]
     fn win_score(moves: i32) -> i32 {
-        Solver::<W, H>::win_score(moves)
+        score::win(W * H, moves as u32)
     }
 
     /// The table key of `p`, shared with its mirror image early in the
@@ -159,12 +185,11 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         debug_assert!(!p.can_win_next() && !p.is_game_over());
         self.nodes += 1;
         record!(p.moves_played() as i32, Entered);
-        if self.nodes >= self.next_poll {
-            if self.limits.reached() {
+        if let Some(stop) = self.stop {
+            if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
                 return 0;
             }
-            self.next_poll = self.nodes + self.limits.interval();
         }
         let n = p.moves_played() as i32;
 
