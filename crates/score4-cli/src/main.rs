@@ -53,6 +53,13 @@ enum Command {
     /// Build, merge, check and describe opening books.
     #[command(subcommand)]
     Book(book::Command),
+    /// Serve the analysis and play page, and its JSON API, over HTTP.
+    Serve {
+        /// Address to listen on; the default takes connections from this
+        /// machine only.
+        #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+        addr: String,
+    },
 }
 
 /// What `score4 engine --help` says of the protocol.
@@ -129,11 +136,34 @@ fn main() -> ExitCode {
                 Command::Solve(a) => solve::run(a),
                 Command::Bench(a) => bench::run(a),
                 Command::Book(c) => book::run(c),
+                Command::Serve { addr } => serve(addr),
             },
             Err(e) => refused(e, args.get(1)),
         }
     };
     ExitCode::from(status)
+}
+
+/// Serves until killed; a bad address is one line and exit status 2.
+fn serve(addr: String) -> u8 {
+    let config = score4_web::Config {
+        addr,
+        ..score4_web::Config::default()
+    };
+    match score4_web::start(&config) {
+        Ok(server) => {
+            println!(
+                "score4 serving on http://{}/ (Ctrl-C to stop)",
+                server.addr()
+            );
+            server.join();
+            0
+        }
+        Err(e) => {
+            output::error(format_args!("serve: {e}"));
+            2
+        }
+    }
 }
 
 /// What clap stopped at: help or the version on stdout, or a usage error

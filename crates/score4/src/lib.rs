@@ -41,6 +41,7 @@ pub mod fixture;
 pub mod heuristic;
 pub mod input;
 mod mem;
+pub mod play;
 pub mod position;
 pub mod render;
 pub mod rng;

@@ -1,0 +1,439 @@
+//! The JSON API: reading a query into a task, and the answer to each task
+//! computed by a worker's solver (see `docs/web.md` for the reference).
+
+use std::any::Any;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use score4::play::{self, ChooseError, Opponent, SeededRng};
+use score4::solver::{Player, Question, Reply};
+use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
+
+/// The deepest classic level the server plays: the classic search cannot
+/// be stopped, and at this depth it answers in well under the time budget.
+pub const MAX_CLASSIC_LEVEL: u32 = 12;
+
+/// What a request asks of a solver.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Task {
+    /// Every column's score.
+    Analyze,
+    /// The position's score, or only its sign.
+    Solve {
+        /// Only who wins.
+        weak: bool,
+    },
+    /// The opponent's reply.
+    Move {
+        /// Who replies.
+        opponent: Opponent,
+        /// The seed of its random choices.
+        seed: u64,
+    },
+}
+
+/// A request read and checked: the board, its moves (valid on it) and the task.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The board size.
+    pub size: BoardSize,
+    /// The moves played, as sent (checked to be a game on `size`).
+    pub moves: String,
+    /// What to compute.
+    pub task: Task,
+}
+
+/// A 400 with its one-line reason.
+pub type BadQuery = String;
+
+/// Reads the query of `/api/<endpoint>` and checks it all: parameters,
+/// board, moves, opponent, so that a worker is only given valid work.
+pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQuery> {
+    let allowed: &[&str] = match endpoint {
+        "analyze" => &["board", "moves"],
+        "solve" => &["board", "moves", "weak"],
+        "move" => &["board", "moves", "opponent", "level", "seed"],
+        _ => return Err(format!("unknown endpoint {endpoint:?}")),
+    };
+    let mut params: Vec<(String, String)> = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = decode(name)?;
+        let value = decode(value)?;
+        if !allowed.contains(&name.as_str()) {
+            return Err(format!(
+                "unknown parameter {}: expected {}",
+                quoted(&name),
+                allowed.join(", ")
+            ));
+        }
+        if params.iter().any(|(n, _)| *n == name) {
+            return Err(format!("parameter {} given twice", quoted(&name)));
+        }
+        params.push((name, value));
+    }
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let size = match get("board") {
+        Some(text) => text.parse::<BoardSize>().map_err(|e| e.to_string())?,
+        None => BoardSize::STANDARD,
+    };
+    let moves = get("moves").unwrap_or("").to_string();
+    with_board_size!(size, check_moves(&moves))?;
+    let task = match endpoint {
+        "analyze" => Task::Analyze,
+        "solve" => Task::Solve {
+            weak: match get("weak") {
+                None | Some("0") => false,
+                Some("1") => true,
+                Some(other) => return Err(format!("bad weak {}: expected 0 or 1", quoted(other))),
+            },
+        },
+        _ => {
+            let opponent = match (get("opponent"), get("level")) {
+                (Some(_), Some(_)) => return Err("give opponent or level, not both".to_string()),
+                (None, Some(level)) => format!("classic:{level}").parse::<Opponent>(),
+                (Some(name), None) => name.parse::<Opponent>(),
+                (None, None) => Ok(Opponent::Perfect),
+            }
+            .map_err(|e| e.to_string())?;
+            opponent.check(size).map_err(|e| e.to_string())?;
+            if let Opponent::Classic { level } = opponent {
+                if level > MAX_CLASSIC_LEVEL {
+                    return Err(format!(
+                        "bad classic level {level}: the server plays levels 1 to {MAX_CLASSIC_LEVEL}"
+                    ));
+                }
+            }
+            let seed = match get("seed") {
+                None => seed,
+                Some(text) => parse_seed(text)?,
+            };
+            Task::Move { opponent, seed }
+        }
+    };
+    Ok(Query { size, moves, task })
+}
+
+fn parse_seed(text: &str) -> Result<u64, BadQuery> {
+    if text.is_empty() || text.len() > 20 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "bad seed {}: expected a whole number",
+            quoted(text)
+        ));
+    }
+    text.parse()
+        .map_err(|_| format!("bad seed {}: expected a whole number", quoted(text)))
+}
+
+/// Whether `moves` is a game on the board (finished games included: they
+/// may be analysed, though neither solved nor answered).
+fn check_moves<const W: usize, const H: usize>(moves: &str) -> Result<(), BadQuery> {
+    Position::<W, H>::parse(moves)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// Quotes user text for a message: at most 40 characters, escaped.
+fn quoted(text: &str) -> String {
+    let mut short: String = text.chars().take(40).collect();
+    if short.len() < text.len() {
+        short.push_str("...");
+    }
+    format!("'{}'", short.escape_debug())
+}
+
+/// Percent-decoding (`+` is a space), refusing what is not UTF-8.
+fn decode(text: &str) -> Result<String, BadQuery> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok());
+                let byte = hex
+                    .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| "malformed percent-encoding in the query".to_string())?;
+                out.push(byte);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| "the query is not UTF-8".to_string())
+}
+
+/// A worker's solver, kept between requests for the board it last served
+/// (one at a time, so memory stays at one table per worker).
+#[derive(Default)]
+pub struct Slot {
+    solver: Option<Box<dyn Any + Send>>,
+}
+
+/// Answers `query` with the slot's solver (made anew for another board),
+/// stopping at `deadline`; `on_solver` is given the solver's stop handle
+/// before the search starts.
+pub fn answer(
+    slot: &mut Slot,
+    table_mb: usize,
+    query: &Query,
+    deadline: Instant,
+    on_solver: &mut dyn FnMut(score4::StopHandle),
+) -> (u16, Value) {
+    with_board_size!(
+        query.size,
+        answer_on(slot, table_mb, query, deadline, on_solver)
+    )
+}
+
+fn answer_on<const W: usize, const H: usize>(
+    slot: &mut Slot,
+    table_mb: usize,
+    query: &Query,
+    deadline: Instant,
+    on_solver: &mut dyn FnMut(score4::StopHandle),
+) -> (u16, Value) {
+    let fits = slot
+        .solver
+        .as_mut()
+        .is_some_and(|s| s.downcast_mut::<Solver<W, H>>().is_some());
+    if !fits {
+        // Drop the old table before the new one is made.
+        slot.solver = None;
+        match Solver::<W, H>::try_with_table_mb(table_mb) {
+            Ok(s) => slot.solver = Some(Box::new(s)),
+            Err(e) => return (503, json!({ "error": e.to_string() })),
+        }
+    }
+    let solver = slot
+        .solver
+        .as_mut()
+        .and_then(|s| s.downcast_mut::<Solver<W, H>>())
+        .expect("the slot holds this board's solver");
+    on_solver(solver.stop_handle());
+    let p = match Position::<W, H>::parse(&query.moves) {
+        Ok(p) => p,
+        Err(e) => return (400, json!({ "error": e.to_string() })),
+    };
+    let mut out = json!({
+        "board": query.size.to_string(),
+        "moves": query.moves,
+    });
+    let fields = match &query.task {
+        Task::Analyze => analyze(solver, &p, deadline),
+        Task::Solve { weak } => match SolveError::check(&p) {
+            Err(e) => return (400, json!({ "error": e.to_string() })),
+            Ok(()) => solve(solver, &p, *weak, deadline),
+        },
+        Task::Move { opponent, seed } => match SolveError::check(&p) {
+            Err(e) => return (400, json!({ "error": e.to_string() })),
+            Ok(()) => reply(solver, &p, opponent, *seed, deadline),
+        },
+    };
+    if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
+        out.extend(fields);
+    }
+    (200, out)
+}
+
+/// 1 for the first player, 2 for the second.
+fn player_number(player: Player) -> u32 {
+    match player {
+        Player::First => 1,
+        Player::Second => 2,
+    }
+}
+
+fn analyze<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    deadline: Instant,
+) -> Value {
+    let n = p.moves_played();
+    let to_move = player_number(Player::after_moves(n));
+    let over = p.is_game_over();
+    // The last move made four, so its player (not the one to move) won.
+    let winner = p
+        .opponent_has_won()
+        .then(|| player_number(Player::after_moves(n).other()));
+    let scores = solver.analyze_until(p, Some(deadline));
+    let complete = scores.iter().flatten().all(|s| s.is_ok());
+    let best_score = complete
+        .then(|| scores.iter().flatten().filter_map(|s| s.ok()).max())
+        .flatten();
+    let columns: Vec<Value> = scores
+        .iter()
+        .enumerate()
+        .map(|(col, s)| match s {
+            None => Value::Null,
+            Some(Ok(score)) => json!({
+                "col": col + 1,
+                "score": score,
+                "words": play::words(p, *score),
+                "best": Some(*score) == best_score,
+            }),
+            Some(Err(_)) => json!({ "col": col + 1, "score": null, "words": "?", "best": false }),
+        })
+        .collect();
+    let best: Vec<usize> = scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Some(Ok(v)) if Some(*v) == best_score))
+        .map(|(c, _)| c + 1)
+        .collect();
+    json!({
+        "to_move": to_move,
+        "moves_played": n,
+        "over": over,
+        "winner": winner,
+        "score": best_score,
+        "words": best_score.and_then(|s| play::words(p, s)),
+        "columns": columns,
+        "best": best,
+        "complete": complete,
+    })
+}
+
+fn solve<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    weak: bool,
+    deadline: Instant,
+) -> Value {
+    let question = if weak {
+        Question::Sign
+    } else {
+        Question::Score
+    };
+    match solver.answer_until(p, question, Some(deadline)) {
+        Ok(Reply::Sign(s)) => json!({ "sign": s, "complete": true }),
+        Ok(reply) => {
+            let score = reply.value();
+            json!({
+                "score": score,
+                "words": score.and_then(|s| play::words(p, s)),
+                "complete": true,
+            })
+        }
+        Err(_) if weak => json!({ "sign": null, "complete": false }),
+        Err(_) => json!({ "score": null, "words": "?", "complete": false }),
+    }
+}
+
+fn reply<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    opponent: &Opponent,
+    seed: u64,
+    deadline: Instant,
+) -> Value {
+    let mut rng = SeededRng::new(seed);
+    let (column, complete) = match play::choose(solver, p, opponent, &mut rng, Some(deadline)) {
+        Ok(col) => (col, true),
+        // Out of time: a move that does not lose at once, centre first,
+        // so that a game goes on rather than hangs.
+        Err(ChooseError::Stopped(_)) => (fallback_move(p), false),
+        Err(e) => return json!({ "error": e.to_string() }),
+    };
+    json!({
+        "opponent": opponent.to_string(),
+        "column": column.map(|c| c + 1),
+        "complete": complete,
+    })
+}
+
+/// A move without a search: one that wins at once, else one that does not
+/// hand the opponent an immediate win, else any; centre-most first.
+fn fallback_move<const W: usize, const H: usize>(p: &Position<W, H>) -> Option<usize> {
+    let mut order: Vec<usize> = p.playable_columns().collect();
+    let centre = (W as f64 - 1.0) / 2.0;
+    order.sort_by(|&a, &b| {
+        (a as f64 - centre)
+            .abs()
+            .partial_cmp(&(b as f64 - centre).abs())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let safe = p.non_losing_moves();
+    order
+        .iter()
+        .copied()
+        .find(|&c| p.is_winning_move(c))
+        .or_else(|| {
+            order
+                .iter()
+                .copied()
+                .find(|&c| safe.contains(p.landing_cell(c)))
+        })
+        .or_else(|| order.first().copied())
+}
+
+/// The board sizes a client may ask for, as text.
+pub fn sizes() -> Vec<String> {
+    BoardSize::all().map(|s| s.to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_checked_with_the_librarys_words() {
+        let bad = |e: &str, q: &str| read_query(e, q, 0).unwrap_err();
+        assert_eq!(
+            bad("analyze", "board=7x6&moves=448"),
+            "move 3: column 8 is out of range 1..7"
+        );
+        assert!(bad("analyze", "board=3x3").contains("is not supported"));
+        assert!(bad("analyze", "board=big").contains("is not a board size"));
+        assert!(bad("analyze", "moves=1&moves=2").contains("given twice"));
+        assert!(bad("analyze", "x=1").starts_with("unknown parameter 'x'"));
+        assert!(bad("analyze", "moves=%zz").contains("percent-encoding"));
+        assert!(bad("move", "board=5x4&opponent=classic:3").contains("only on 7x6"));
+        assert!(bad("move", "opponent=classic:13").contains("levels 1 to 12"));
+        assert!(bad("move", "opponent=god").starts_with("unknown opponent"));
+        assert!(bad("move", "level=3&opponent=perfect").contains("not both"));
+        assert!(bad("solve", "weak=2").starts_with("bad weak"));
+        let q = read_query("move", "board=7x6&moves=44&opponent=classic%3A7", 5).unwrap();
+        assert_eq!(
+            q.task,
+            Task::Move {
+                opponent: Opponent::Classic { level: 7 },
+                seed: 5
+            }
+        );
+        let q = read_query("move", "level=3&seed=9", 5).unwrap();
+        assert_eq!(
+            q.task,
+            Task::Move {
+                opponent: Opponent::Classic { level: 3 },
+                seed: 9
+            }
+        );
+    }
+
+    #[test]
+    fn the_fallback_never_passes_up_a_win_or_hands_one_over() {
+        // Three of the side to move's discs in column 1: it wins there.
+        let p: Position = "121212".parse().unwrap();
+        assert_eq!(fallback_move(&p), Some(0));
+        // Three of the opponent's in column 1: only blocking there does not lose.
+        let r: Position = "212131".parse().unwrap();
+        assert_eq!(fallback_move(&r), Some(0));
+    }
+}

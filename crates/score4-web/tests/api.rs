@@ -1,0 +1,411 @@
+//! The API through real HTTP on loopback: answers compared with the
+//! solver's own, garbage refused with a JSON error while the server stays
+//! up, limits, a full queue, a budget run out, and a client that leaves.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use score4::classic::{self, Outcome, Request};
+use score4::play::{self, classic_board, SeededRng};
+use score4::{Position, Solver};
+use score4_web::{start, Config, Server};
+
+fn server(config: Config) -> Server {
+    start(&Config {
+        addr: "127.0.0.1:0".to_string(),
+        ..config
+    })
+    .unwrap()
+}
+
+/// Sends `raw` bytes, returns the status, the head and the body.
+fn send(addr: SocketAddr, raw: &[u8]) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    // A refused request may be answered before all of it is sent.
+    let _ = s.write_all(raw);
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, head.to_string(), body.to_string())
+}
+
+fn get(addr: SocketAddr, target: &str) -> (u16, Value) {
+    let raw = format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n");
+    let (status, _, body) = send(addr, raw.as_bytes());
+    let value = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{target}: {e}: {body:?}"));
+    (status, value)
+}
+
+fn random_games<const W: usize, const H: usize>(
+    count: usize,
+    max: usize,
+    seed: u64,
+) -> Vec<String> {
+    let mut rng = SeededRng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Position::<W, H>::new();
+        let mut moves = String::new();
+        let target = rng.below(max);
+        for _ in 0..target {
+            let cols: Vec<usize> = p.playable_columns().collect();
+            let c = cols[rng.below(cols.len())];
+            if p.is_winning_move(c) || p.after(c).is_game_over() {
+                break;
+            }
+            p.play(c);
+            moves.push(char::from_digit(c as u32 + 1, 10).unwrap());
+        }
+        out.push(moves);
+    }
+    out
+}
+
+fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[String]) {
+    let mut solver = Solver::<W, H>::new();
+    for moves in games {
+        let p = Position::<W, H>::parse(moves).unwrap();
+        let (status, v) = get(addr, &format!("/api/analyze?board={W}x{H}&moves={moves}"));
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["complete"], true, "{moves}");
+        let scores = solver.analyze(&p);
+        let best = scores.iter().flatten().max().copied();
+        assert_eq!(v["score"].as_i64(), best.map(i64::from), "{moves}");
+        assert_eq!(v["to_move"], if moves.len() % 2 == 0 { 1 } else { 2 });
+        for (c, s) in scores.iter().enumerate() {
+            let col = &v["columns"][c];
+            match s {
+                None => assert!(col.is_null(), "{moves} col {c}"),
+                Some(s) => {
+                    assert_eq!(
+                        col["score"].as_i64(),
+                        Some(i64::from(*s)),
+                        "{moves} col {c}"
+                    );
+                    assert_eq!(col["col"], c + 1);
+                    assert_eq!(col["words"].as_str(), play::words(&p, *s).as_deref());
+                    assert_eq!(col["best"], Some(*s) == best);
+                }
+            }
+        }
+        let listed: Vec<usize> = v["best"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap() as usize - 1)
+            .collect();
+        let expected: Vec<usize> = (0..W)
+            .filter(|&c| scores[c].is_some() && scores[c] == best)
+            .collect();
+        assert_eq!(listed, expected, "{moves}");
+    }
+}
+
+#[test]
+fn analyze_solve_and_move_agree_with_the_library() {
+    // A budget no search here needs, on a machine however busy.
+    let s = server(Config {
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    check_analysis::<7, 6>(addr, &random_games::<7, 6>(12, 30, 1));
+    check_analysis::<5, 4>(addr, &random_games::<5, 4>(12, 14, 2));
+    check_analysis::<6, 5>(addr, &random_games::<6, 5>(6, 20, 3));
+
+    let mut solver = Solver::<7, 6>::new();
+    for moves in random_games::<7, 6>(10, 30, 4) {
+        let p = Position::<7, 6>::parse(&moves).unwrap();
+        let (_, v) = get(addr, &format!("/api/solve?moves={moves}"));
+        assert_eq!(
+            v["score"].as_i64(),
+            Some(i64::from(solver.solve(&p))),
+            "{moves}"
+        );
+        let (_, v) = get(addr, &format!("/api/solve?moves={moves}&weak=1"));
+        assert_eq!(v["sign"].as_i64(), Some(i64::from(solver.solve_weak(&p))));
+        let (_, v) = get(addr, &format!("/api/move?moves={moves}&opponent=perfect"));
+        let best = solver.best_move(&p).unwrap();
+        assert_eq!(v["column"].as_u64(), Some(best as u64 + 1), "{moves}");
+        let request = Request {
+            board: classic_board(&p),
+            level: 5,
+            debug: false,
+            perfect: false,
+        };
+        let Outcome::Move { column, .. } = classic::answer(&request).outcome else {
+            panic!("{moves}: the engine has no move")
+        };
+        for target in [
+            format!("/api/move?moves={moves}&opponent=classic%3A5"),
+            format!("/api/move?moves={moves}&level=5"),
+        ] {
+            let (_, v) = get(addr, &target);
+            assert_eq!(v["column"].as_u64(), Some(column as u64 + 1), "{target}");
+        }
+        let scores = solver.analyze(&p);
+        let (_, v) = get(addr, &format!("/api/move?moves={moves}&opponent=fair"));
+        let c = v["column"].as_u64().unwrap() as usize - 1;
+        if scores.iter().flatten().any(|&s| s >= 0) {
+            assert!(scores[c].unwrap() >= 0, "{moves}: fair played a loss");
+        }
+        // The same seed, the same move.
+        let soft = format!("/api/move?moves={moves}&opponent=soft%3A3&seed=77");
+        assert_eq!(get(addr, &soft).1["column"], get(addr, &soft).1["column"]);
+    }
+    let (status, v) = get(addr, "/api/move?moves=4453&opponent=human");
+    assert_eq!((status, v["column"].clone()), (200, Value::Null));
+    // A finished game: analysed as over, neither solved nor answered.
+    let (status, v) = get(addr, "/api/analyze?moves=4455667");
+    assert_eq!(
+        (status, v["over"].clone(), v["winner"].clone()),
+        (200, true.into(), 1.into())
+    );
+    for endpoint in ["solve", "move"] {
+        let (status, v) = get(addr, &format!("/api/{endpoint}?moves=4455667"));
+        assert_eq!(status, 400);
+        assert_eq!(v["error"], "the game is already over: move 7 won");
+    }
+    s.stop();
+}
+
+#[test]
+fn garbage_gets_a_json_error_and_the_server_stays_up() {
+    let s = server(Config::default());
+    let addr = s.addr();
+    let cases: Vec<(u16, &str, String)> = vec![
+        (
+            400,
+            "is not a board size",
+            "/api/analyze?board=seven".into(),
+        ),
+        (400, "is not supported", "/api/analyze?board=3x3".into()),
+        (400, "is not supported", "/api/analyze?board=10x6".into()),
+        (
+            400,
+            "move 3: column 8 is out of range 1..7",
+            "/api/analyze?moves=448".into(),
+        ),
+        (
+            400,
+            "move 7: column 4 is full",
+            "/api/analyze?moves=4444444".into(),
+        ),
+        (
+            400,
+            "move 2: 'x' is not a column",
+            "/api/analyze?moves=4x".into(),
+        ),
+        (
+            400,
+            "move 8: the game was already won by move 7",
+            "/api/analyze?moves=44556677".into(),
+        ),
+        (
+            400,
+            "unknown parameter",
+            "/api/analyze?moves=44&evil=1".into(),
+        ),
+        (400, "given twice", "/api/analyze?moves=4&moves=5".into()),
+        (400, "percent-encoding", "/api/analyze?moves=%4".into()),
+        (400, "not UTF-8", "/api/analyze?moves=%ff".into()),
+        (400, "unknown opponent", "/api/move?opponent=god".into()),
+        (
+            400,
+            "bad classic level",
+            "/api/move?opponent=classic:0".into(),
+        ),
+        (400, "levels 1 to 12", "/api/move?level=40".into()),
+        (400, "only on 7x6", "/api/move?board=6x5&level=3".into()),
+        (400, "bad temperature", "/api/move?opponent=soft:nan".into()),
+        (400, "bad seed", "/api/move?seed=-1".into()),
+        (404, "no such page", "/etc/passwd".into()),
+        (404, "no such page", "/api/analyze/extra".into()),
+        (
+            414,
+            "longer than",
+            format!("/api/analyze?moves={}", "4".repeat(3000)),
+        ),
+        (
+            431,
+            "too large",
+            format!("/api/analyze?moves={}", "4".repeat(9000)),
+        ),
+    ];
+    for (status, words, target) in &cases {
+        let (got, v) = get(addr, target);
+        let error = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{target}: {v}"));
+        assert_eq!(got, *status, "{target}: {error}");
+        assert!(error.contains(words), "{target}: {error}");
+        assert!(!error.contains('\n'));
+    }
+    let raw: Vec<(u16, Vec<u8>)> = vec![
+        (
+            405,
+            b"POST /api/analyze HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}".to_vec(),
+        ),
+        (405, b"DELETE / HTTP/1.1\r\n\r\n".to_vec()),
+        (
+            400,
+            b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n".to_vec(),
+        ),
+        (400, b"hello\r\n\r\n".to_vec()),
+        (400, b"GET noslash HTTP/1.1\r\n\r\n".to_vec()),
+        (505, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec()),
+        (
+            413,
+            b"GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n".to_vec(),
+        ),
+        (
+            400,
+            b"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n".to_vec(),
+        ),
+        (
+            411,
+            b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
+        ),
+        (400, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec()),
+    ];
+    for (status, bytes) in &raw {
+        let (got, head, body) = send(addr, bytes);
+        assert_eq!(got, *status, "{:?}: {head}", String::from_utf8_lossy(bytes));
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(v["error"].is_string());
+    }
+    // A connection that says nothing and one dropped mid-request.
+    drop(TcpStream::connect(addr).unwrap());
+    let mut half = TcpStream::connect(addr).unwrap();
+    half.write_all(b"GET /api/analyze?moves=44").unwrap();
+    drop(half);
+    let (status, v) = get(addr, "/api/health");
+    assert_eq!((status, v["ok"].clone()), (200, true.into()));
+    let (status, head, body) = send(addr, b"GET /?moves=4453 HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 200);
+    assert!(head.contains("text/html") && body.contains("<html"));
+    s.stop();
+}
+
+#[test]
+fn many_clients_at_once_all_get_their_answer() {
+    let s = server(Config {
+        budget: Duration::from_secs(120),
+        pending_tasks: 64,
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let games = random_games::<7, 6>(16, 24, 9);
+    let mut solver = Solver::<7, 6>::new();
+    let expected: Vec<i64> = games
+        .iter()
+        .map(|m| i64::from(solver.solve(&Position::parse(m).unwrap())))
+        .collect();
+    let threads: Vec<_> = (0..12)
+        .map(|t| {
+            let games = games.clone();
+            let expected = expected.clone();
+            std::thread::spawn(move || {
+                for i in 0..16 {
+                    let k = (t * 5 + i) % games.len();
+                    let (status, v) = get(addr, &format!("/api/analyze?moves={}", games[k]));
+                    assert_eq!(status, 200, "{v}");
+                    assert_eq!(v["score"].as_i64(), Some(expected[k]), "{}", games[k]);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    s.stop();
+}
+
+#[test]
+fn the_budget_stops_a_search_and_unsettled_columns_are_null() {
+    let s = server(Config {
+        budget: Duration::from_millis(300),
+        ..Config::default()
+    });
+    let start = Instant::now();
+    let (status, v) = get(s.addr(), "/api/analyze?board=8x7");
+    let took = start.elapsed();
+    assert_eq!(status, 200);
+    assert_eq!(v["complete"], false);
+    assert!(v["score"].is_null());
+    assert!(v["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["words"] == "?"));
+    // The budget, not the search, decides (a solve of 8x7 takes hours).
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    let (_, v) = get(s.addr(), "/api/move?board=8x7&opponent=perfect");
+    assert_eq!(
+        (v["complete"].clone(), v["column"].clone()),
+        (false.into(), 4.into())
+    );
+    s.stop();
+}
+
+#[test]
+fn a_full_queue_is_refused_with_503_and_retry_after() {
+    let s = server(Config {
+        workers: 1,
+        pending_tasks: 1,
+        budget: Duration::from_millis(800),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let clients: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || send(addr, b"GET /api/analyze?board=8x7 HTTP/1.1\r\n\r\n"))
+        })
+        .collect();
+    let answers: Vec<_> = clients.into_iter().map(|c| c.join().unwrap()).collect();
+    let busy = answers
+        .iter()
+        .filter(|(status, _, _)| *status == 503)
+        .count();
+    assert!(busy >= 1, "{answers:?}");
+    assert!(answers
+        .iter()
+        .all(|(st, head, _)| *st == 200 || head.contains("Retry-After: 1")));
+    let (status, _) = get(addr, "/api/analyze?moves=4453");
+    assert_eq!(status, 200);
+    s.stop();
+}
+
+#[test]
+fn a_client_that_leaves_frees_its_worker() {
+    let s = server(Config {
+        workers: 1,
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let mut leaving = TcpStream::connect(addr).unwrap();
+    leaving
+        .write_all(b"GET /api/analyze?board=8x7 HTTP/1.1\r\n\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let left = Instant::now();
+    drop(leaving);
+    // The one worker is busy with the search until it sees its client gone.
+    let (status, v) = get(addr, "/api/analyze?moves=4453");
+    let freed = left.elapsed();
+    assert_eq!((status, v["complete"].clone()), (200, true.into()));
+    eprintln!("a cancelled request freed its worker in {freed:?}");
+    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    s.stop();
+}

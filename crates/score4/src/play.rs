@@ -1,0 +1,394 @@
+//! Opponents to play against, in one place for every face of the game
+//! (the web page, a terminal game): who they are, how they are named, and
+//! the move each chooses; and a score told in words ("win in 3").
+//!
+//! Every opponent but [`Opponent::Classic`] plays from the solver's exact
+//! scores, so even the weaker ones never blunder out of ignorance: they
+//! give ground on purpose, by a rule stated with them.
+//!
+//! ```
+//! use score4::play::{choose, Opponent, SeededRng};
+//! use score4::{Position, Solver};
+//! let mut solver = Solver::<7, 6>::new();
+//! let p: Position = "445566".parse().unwrap();
+//! let mut rng = SeededRng::new(1);
+//! let perfect: Opponent = "perfect".parse().unwrap();
+//! // Column 3 (0-based 2) or 7 (0-based 6) wins at once; 3 is nearer the centre.
+//! assert_eq!(choose(&mut solver, &p, &perfect, &mut rng, None), Ok(Some(2)));
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use crate::bitboard::Geometry;
+use crate::board::Board;
+use crate::classic::{self, Outcome, Request, MAX_LEVEL};
+use crate::input::Quoted;
+use crate::position::Position;
+use crate::size::BoardSize;
+use crate::solver::{Player, Solver, Stopped, Verdict};
+use crate::TableError;
+
+/// The softmax temperature of plain `soft`: a move one point worse is
+/// about 0.6 times as likely, one that turns a draw into a quick loss
+/// almost never played.
+pub const DEFAULT_TEMPERATURE: f64 = 2.0;
+
+/// The highest softmax temperature accepted; far above it every move is
+/// about as likely as any other, which `fair` or a coin would do better.
+pub const MAX_TEMPERATURE: f64 = 100.0;
+
+/// Who plays the other side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Opponent {
+    /// Another person at the same board: the program only analyses.
+    Human,
+    /// The classic Score4 engine searching `level` plies (7x6 only): the
+    /// same move the engine protocol prints for the position, the side to
+    /// move playing orange.
+    Classic {
+        /// Search depth in plies, `1..=`[`MAX_LEVEL`].
+        level: u32,
+    },
+    /// Perfect play: the fastest win, else a draw, else the slowest loss;
+    /// the centre-most among equals ([`Solver::best_move`]).
+    Perfect,
+    /// Any move that does not lose, uniformly at random (any move that
+    /// keeps at least a draw, if there is one; else the slowest loss):
+    /// it never throws away a draw, but lets a win slip.
+    Fair,
+    /// A softmax over the exact scores: each move is played with
+    /// probability proportional to `exp(score / temperature)`. Low
+    /// temperatures play nearly perfectly, high ones nearly at random.
+    Soft {
+        /// Greater than 0 and at most [`MAX_TEMPERATURE`].
+        temperature: f64,
+    },
+}
+
+impl Opponent {
+    /// The opponents a page or a terminal offers by name, each spelled as
+    /// [`FromStr`] reads it (`classic` takes a level: `classic:7`).
+    pub const NAMES: [&'static str; 5] = ["human", "classic", "perfect", "fair", "soft"];
+
+    /// Whether this opponent can play on a board of `size`: the classic
+    /// engine knows only 7x6.
+    pub fn check(&self, size: BoardSize) -> Result<(), OpponentError> {
+        match self {
+            Opponent::Classic { .. } if size != BoardSize::STANDARD => {
+                Err(OpponentError::ClassicBoard { size })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Opponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Opponent::Human => f.write_str("human"),
+            Opponent::Classic { level } => write!(f, "classic:{level}"),
+            Opponent::Perfect => f.write_str("perfect"),
+            Opponent::Fair => f.write_str("fair"),
+            Opponent::Soft { temperature } => write!(f, "soft:{temperature}"),
+        }
+    }
+}
+
+/// Why an opponent could not be named or could not play.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum OpponentError {
+    /// A name that is none of [`Opponent::NAMES`].
+    #[error("unknown opponent {}: expected human, classic:N, perfect, fair or soft[:T]", Quoted::new(.0))]
+    Unknown(String),
+    /// A classic level that is not a number from 1 to [`MAX_LEVEL`].
+    #[error("bad classic level {}: expected a search depth from 1 to {max}", Quoted::new(.token))]
+    BadLevel {
+        /// The level as written.
+        token: String,
+        /// The deepest level accepted.
+        max: u32,
+    },
+    /// A softmax temperature that is not a number in `(0, MAX_TEMPERATURE]`.
+    #[error("bad temperature {}: expected a number above 0 and at most {}", Quoted::new(.0), MAX_TEMPERATURE)]
+    BadTemperature(String),
+    /// The classic engine asked to play on a board other than 7x6.
+    #[error("the classic engine plays only on 7x6, not on {size}")]
+    ClassicBoard {
+        /// The board it was asked to play on.
+        size: BoardSize,
+    },
+}
+
+impl FromStr for Opponent {
+    type Err = OpponentError;
+
+    /// `human`, `perfect`, `fair`, `soft` (at [`DEFAULT_TEMPERATURE`]),
+    /// `soft:T`, and `classic:N` (also spelled `level:N`).
+    fn from_str(text: &str) -> Result<Opponent, OpponentError> {
+        let (name, arg) = match text.split_once(':') {
+            Some((name, arg)) => (name, Some(arg)),
+            None => (text, None),
+        };
+        let unknown = || OpponentError::Unknown(text.to_string());
+        match (name, arg) {
+            ("human", None) => Ok(Opponent::Human),
+            ("perfect", None) => Ok(Opponent::Perfect),
+            ("fair", None) => Ok(Opponent::Fair),
+            ("soft", None) => Ok(Opponent::Soft {
+                temperature: DEFAULT_TEMPERATURE,
+            }),
+            ("soft", Some(t)) => {
+                let bad = || OpponentError::BadTemperature(t.to_string());
+                // Plain decimals only: no "inf", "NaN" or exponents.
+                if t.is_empty()
+                    || t.len() > 12
+                    || !t.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+                {
+                    return Err(bad());
+                }
+                match t.parse::<f64>() {
+                    Ok(temperature) if temperature > 0.0 && temperature <= MAX_TEMPERATURE => {
+                        Ok(Opponent::Soft { temperature })
+                    }
+                    _ => Err(bad()),
+                }
+            }
+            ("classic" | "level", Some(n)) => {
+                let bad = || OpponentError::BadLevel {
+                    token: n.to_string(),
+                    max: MAX_LEVEL,
+                };
+                if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(bad());
+                }
+                match n.parse::<u32>() {
+                    Ok(level) if (1..=MAX_LEVEL).contains(&level) => {
+                        Ok(Opponent::Classic { level })
+                    }
+                    _ => Err(bad()),
+                }
+            }
+            ("classic" | "level", None) => Err(OpponentError::BadLevel {
+                token: String::new(),
+                max: MAX_LEVEL,
+            }),
+            _ => Err(unknown()),
+        }
+    }
+}
+
+/// Why no move was chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ChooseError {
+    /// The search was stopped (by its handle or its deadline) before it
+    /// settled what the opponent needs.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+    /// The classic engine asked to play on a board other than 7x6.
+    #[error("the classic engine plays only on 7x6, not on {size}")]
+    ClassicBoard {
+        /// The board it was asked to play on.
+        size: BoardSize,
+    },
+    /// The classic engine's table could not be allocated.
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same
+/// moves, so a game against a random opponent can be replayed and tested.
+#[derive(Clone, Debug)]
+pub struct SeededRng(u64);
+
+impl SeededRng {
+    /// A generator started at `seed`.
+    pub fn new(seed: u64) -> SeededRng {
+        SeededRng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        // The top 53 bits fill a double's mantissa exactly.
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// A number uniform in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        // Multiply-shift: unbiased enough for n of a few columns.
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// The move (0-based column) `opponent` plays in `p`, `None` for
+/// [`Opponent::Human`] (who plays for themself) and for a finished game.
+///
+/// The score-based opponents stop at `deadline` or by the solver's stop
+/// handle. The classic engine's search cannot be stopped; keep its level
+/// low where time matters (level 10 answers in milliseconds).
+pub fn choose<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    opponent: &Opponent,
+    rng: &mut SeededRng,
+    deadline: Option<Instant>,
+) -> Result<Option<usize>, ChooseError> {
+    if p.is_game_over() {
+        return Ok(None);
+    }
+    match *opponent {
+        Opponent::Human => Ok(None),
+        Opponent::Perfect => Ok(solver.best_move_until(p, deadline)?),
+        Opponent::Classic { level } => classic_move(p, level),
+        Opponent::Fair => {
+            let scores = settled(solver.analyze_until(p, deadline))?;
+            Ok(fair_move::<W, H>(&scores, rng))
+        }
+        Opponent::Soft { temperature } => {
+            let scores = settled(solver.analyze_until(p, deadline))?;
+            Ok(soft_move(&scores, temperature, rng))
+        }
+    }
+}
+
+/// Every column's score, or `Stopped` if any playable column was not settled.
+fn settled<const W: usize>(
+    scores: [Option<Result<i32, Stopped>>; W],
+) -> Result<[Option<i32>; W], Stopped> {
+    let mut out = [None; W];
+    for (o, s) in out.iter_mut().zip(scores) {
+        *o = s.transpose()?;
+    }
+    Ok(out)
+}
+
+/// A uniformly random column among those scoring at least 0, or the best
+/// (slowest loss, centre-most) when every move loses.
+fn fair_move<const W: usize, const H: usize>(
+    scores: &[Option<i32>; W],
+    rng: &mut SeededRng,
+) -> Option<usize> {
+    let good = || (0..W).filter(|&c| scores[c].is_some_and(|s| s >= 0));
+    let count = good().count();
+    if count == 0 {
+        return Solver::<W, H>::best_of(scores);
+    }
+    good().nth(rng.below(count))
+}
+
+/// A column drawn with probability proportional to `exp(score / t)`.
+fn soft_move<const W: usize>(
+    scores: &[Option<i32>; W],
+    temperature: f64,
+    rng: &mut SeededRng,
+) -> Option<usize> {
+    let best = scores.iter().flatten().max().copied()?;
+    // Shifted by the best score so the largest weight is 1 and nothing overflows.
+    let weight = |s: i32| (f64::from(s - best) / temperature).exp();
+    let total: f64 = scores.iter().flatten().map(|&s| weight(s)).sum();
+    let mut x = rng.unit() * total;
+    let mut last = None;
+    for (col, s) in scores.iter().enumerate() {
+        if let Some(s) = *s {
+            let w = weight(s);
+            if x < w {
+                return Some(col);
+            }
+            x -= w;
+            last = Some(col);
+        }
+    }
+    // Rounding can leave a sliver past the last weight.
+    last
+}
+
+/// The classic engine's move in `p` (7x6 only), the side to move playing
+/// orange, exactly as the engine protocol answers the same cells.
+fn classic_move<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    level: u32,
+) -> Result<Option<usize>, ChooseError> {
+    let size = BoardSize::of::<W, H>();
+    if size != BoardSize::STANDARD {
+        return Err(ChooseError::ClassicBoard { size });
+    }
+    let request = Request {
+        board: classic_board(p),
+        level,
+        debug: false,
+        perfect: false,
+    };
+    Ok(match classic::try_answer(&request)?.outcome {
+        Outcome::Move { column, .. } => Some(column),
+        Outcome::YouWin | Outcome::IWin | Outcome::NoMove => None,
+    })
+}
+
+/// The engine's board for `p`: the side to move's discs orange, the
+/// other's yellow, as cell tokens (row 0 at the top).
+pub fn classic_board<const W: usize, const H: usize>(p: &Position<W, H>) -> Board {
+    let (me, them) = (p.current(), p.opponent());
+    let mut tokens = Vec::with_capacity(p.moves_played() as usize);
+    for col in 0..W {
+        for row in 0..H {
+            let cell = Geometry::<W, H>::cell(col, row);
+            let colour = if me.contains(cell) {
+                'o'
+            } else if them.contains(cell) {
+                'y'
+            } else {
+                continue;
+            };
+            tokens.push(format!("{colour}{}{col}", H - 1 - row));
+        }
+    }
+    Board::from_cells(tokens).expect("a position's discs obey gravity on its own board")
+}
+
+/// A move's score, told from the side to move in `p` (a game that goes
+/// on) by its own moves: "win in 3" (its third move from now, this one
+/// included, makes four), "draw", "loss in 12" (the opponent's four comes
+/// after twelve more moves of the side to move). `None` for a score no
+/// game from `p` can have.
+///
+/// ```
+/// use score4::play::words;
+/// use score4::Position;
+/// let p: Position = "4453".parse().unwrap();
+/// assert_eq!(words(&p, -2).as_deref(), Some("loss in 18"));
+/// assert_eq!(words(&p, 0).as_deref(), Some("draw"));
+/// let q: Position = "445566".parse().unwrap();
+/// assert_eq!(words(&q, 18).as_deref(), Some("win in 1"));
+/// ```
+pub fn words<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> Option<String> {
+    let verdict = Verdict::of(p, score)?;
+    let n = p.moves_played();
+    // Discs each player has on the board: the first player has moved
+    // once more when the count is odd.
+    let discs = |who: Player| match who {
+        Player::First => n.div_ceil(2),
+        Player::Second => n / 2,
+    };
+    Some(match verdict.win {
+        None => "draw".to_string(),
+        Some((winner, disc)) if winner == verdict.to_move => {
+            format!("win in {}", disc - discs(winner))
+        }
+        Some((winner, disc)) => format!("loss in {}", disc - discs(winner)),
+    })
+}
+
+#[cfg(test)]
+mod tests;
