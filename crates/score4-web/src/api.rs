@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use score4::play::{self, ChooseError, Opponent, SeededRng};
+use score4::play::{self, ChooseError, Opponent};
+use score4::rng::Rng;
 use score4::solver::{Player, Question, Reply};
 use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
 
@@ -343,7 +344,7 @@ fn reply<const W: usize, const H: usize>(
     seed: u64,
     deadline: Instant,
 ) -> Value {
-    let mut rng = SeededRng::new(seed);
+    let mut rng = Rng::new(seed);
     let (column, complete) = match play::choose(solver, p, opponent, &mut rng, Some(deadline)) {
         Ok(col) => (col, true),
         // Out of time: a move that does not lose at once, centre first,

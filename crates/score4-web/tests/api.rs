@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use score4::classic::{self, Outcome, Request};
-use score4::play::{self, classic_board, SeededRng};
+use score4::play::{self, classic_board};
+use score4::rng::Rng;
 use score4::{Position, Solver};
 use score4_web::{start, Config, Server};
 
@@ -51,15 +52,15 @@ fn random_games<const W: usize, const H: usize>(
     max: usize,
     seed: u64,
 ) -> Vec<String> {
-    let mut rng = SeededRng::new(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let mut p = Position::<W, H>::new();
         let mut moves = String::new();
-        let target = rng.below(max);
+        let target = rng.index(max);
         for _ in 0..target {
             let cols: Vec<usize> = p.playable_columns().collect();
-            let c = cols[rng.below(cols.len())];
+            let c = cols[rng.index(cols.len())];
             if p.is_winning_move(c) || p.after(c).is_game_over() {
                 break;
             }

@@ -7,11 +7,12 @@
 //! give ground on purpose, by a rule stated with them.
 //!
 //! ```
-//! use score4::play::{choose, Opponent, SeededRng};
+//! use score4::play::{choose, Opponent};
+//! use score4::rng::Rng;
 //! use score4::{Position, Solver};
 //! let mut solver = Solver::<7, 6>::new();
 //! let p: Position = "445566".parse().unwrap();
-//! let mut rng = SeededRng::new(1);
+//! let mut rng = Rng::new(1);
 //! let perfect: Opponent = "perfect".parse().unwrap();
 //! // Column 3 (0-based 2) or 7 (0-based 6) wins at once; 3 is nearer the centre.
 //! assert_eq!(choose(&mut solver, &p, &perfect, &mut rng, None), Ok(Some(2)));
@@ -28,6 +29,7 @@ use crate::board::Board;
 use crate::classic::{self, Outcome, Request, MAX_LEVEL};
 use crate::input::Quoted;
 use crate::position::Position;
+use crate::rng::Rng;
 use crate::size::BoardSize;
 use crate::solver::{Player, Solver, Stopped, Verdict};
 use crate::TableError;
@@ -199,39 +201,6 @@ pub enum ChooseError {
     Table(#[from] TableError),
 }
 
-/// A small seeded generator (SplitMix64): the same seed gives the same
-/// moves, so a game against a random opponent can be replayed and tested.
-#[derive(Clone, Debug)]
-pub struct SeededRng(u64);
-
-impl SeededRng {
-    /// A generator started at `seed`.
-    pub fn new(seed: u64) -> SeededRng {
-        SeededRng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        // The top 53 bits fill a double's mantissa exactly.
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A number uniform in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        // Multiply-shift: unbiased enough for n of a few columns.
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-}
-
 /// The move (0-based column) `opponent` plays in `p`, `None` for
 /// [`Opponent::Human`] (who plays for themself) and for a finished game.
 ///
@@ -242,7 +211,7 @@ pub fn choose<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     p: &Position<W, H>,
     opponent: &Opponent,
-    rng: &mut SeededRng,
+    rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Option<usize>, ChooseError> {
     if p.is_game_over() {
@@ -278,21 +247,21 @@ fn settled<const W: usize>(
 /// (slowest loss, centre-most) when every move loses.
 fn fair_move<const W: usize, const H: usize>(
     scores: &[Option<i32>; W],
-    rng: &mut SeededRng,
+    rng: &mut Rng,
 ) -> Option<usize> {
     let good = || (0..W).filter(|&c| scores[c].is_some_and(|s| s >= 0));
     let count = good().count();
     if count == 0 {
         return Solver::<W, H>::best_of(scores);
     }
-    good().nth(rng.below(count))
+    good().nth(rng.index(count))
 }
 
 /// A column drawn with probability proportional to `exp(score / t)`.
 fn soft_move<const W: usize>(
     scores: &[Option<i32>; W],
     temperature: f64,
-    rng: &mut SeededRng,
+    rng: &mut Rng,
 ) -> Option<usize> {
     let best = scores.iter().flatten().max().copied()?;
     // Shifted by the best score so the largest weight is 1 and nothing overflows.

@@ -8,14 +8,14 @@ fn random_positions<const W: usize, const H: usize>(
     moves: std::ops::Range<usize>,
     seed: u64,
 ) -> Vec<Position<W, H>> {
-    let mut rng = SeededRng::new(seed);
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let target = moves.start + rng.below(moves.end - moves.start);
+        let target = moves.start + rng.index(moves.end - moves.start);
         let mut p = Position::<W, H>::new();
         for _ in 0..target {
             let cols: Vec<usize> = p.playable_columns().collect();
-            let col = cols[rng.below(cols.len())];
+            let col = cols[rng.index(cols.len())];
             // Stop before a move that ends the game: the position must go on.
             if p.is_winning_move(col) || p.after(col).is_game_over() {
                 break;
@@ -38,7 +38,7 @@ fn exact<const W: usize, const H: usize>(
 
 fn perfect_keeps_the_best_score<const W: usize, const H: usize>(moves: std::ops::Range<usize>) {
     let mut solver = Solver::<W, H>::new();
-    let mut rng = SeededRng::new(7);
+    let mut rng = Rng::new(7);
     for p in random_positions::<W, H>(40, moves, 11) {
         let scores = exact(&mut solver, &p);
         let best = scores.iter().flatten().max().copied().unwrap();
@@ -67,7 +67,7 @@ fn fair_never_loses_when_it_need_not_and_tries_every_good_move() {
             .filter(|&c| scores[c].is_some_and(|s| s >= 0))
             .collect();
         let mut seen = [false; 6];
-        let mut rng = SeededRng::new(99);
+        let mut rng = Rng::new(99);
         for _ in 0..60 {
             let col = choose(&mut solver, &p, &Opponent::Fair, &mut rng, None)
                 .unwrap()
@@ -97,7 +97,7 @@ fn soft_plays_legal_moves_cold_plays_best_and_a_seed_replays() {
         let scores = exact(&mut solver, &p);
         let best = scores.iter().flatten().max().copied().unwrap();
         let play = |solver: &mut Solver<6, 5>, t: f64, seed: u64| {
-            let mut rng = SeededRng::new(seed);
+            let mut rng = Rng::new(seed);
             (0..20)
                 .map(|_| {
                     choose(
@@ -126,7 +126,7 @@ fn soft_plays_legal_moves_cold_plays_best_and_a_seed_replays() {
 fn soft_draws_in_proportion_to_its_weights() {
     // Scores 0, -1, absent, 0 at temperature 1: weights 1, 1/e, -, 1.
     let scores = [Some(0), Some(-1), None, Some(0)];
-    let mut rng = SeededRng::new(2024);
+    let mut rng = Rng::new(2024);
     let mut counts = [0u32; 4];
     let n = 20_000;
     for _ in 0..n {
@@ -179,7 +179,7 @@ fn classic_plays_the_recorded_engine_move() {
             level: request.level,
         };
         let mut solver = Solver::<7, 6>::with_table_mb(1);
-        let got = choose(&mut solver, &p, &level, &mut SeededRng::new(0), None).unwrap();
+        let got = choose(&mut solver, &p, &level, &mut Rng::new(0), None).unwrap();
         assert_eq!(got, Some(recorded), "{args:?}");
         compared += 1;
     }
@@ -205,7 +205,7 @@ fn classic_matches_the_engine_on_random_positions() {
             &mut solver,
             p,
             &Opponent::Classic { level },
-            &mut SeededRng::new(0),
+            &mut Rng::new(0),
             None,
         );
         assert_eq!(got, Ok(expected), "{p:?} at level {level}");
@@ -218,7 +218,7 @@ fn classic_matches_the_engine_on_random_positions() {
             &mut Solver::new(),
             &small,
             &Opponent::Classic { level: 3 },
-            &mut SeededRng::new(0),
+            &mut Rng::new(0),
             None
         ),
         Err(ChooseError::ClassicBoard {
@@ -231,7 +231,7 @@ fn classic_matches_the_engine_on_random_positions() {
 fn human_and_finished_games_have_no_move() {
     let mut solver = Solver::<7, 6>::new();
     let p: Position = "4453".parse().unwrap();
-    let mut rng = SeededRng::new(0);
+    let mut rng = Rng::new(0);
     assert_eq!(
         choose(&mut solver, &p, &Opponent::Human, &mut rng, None),
         Ok(None)
@@ -253,7 +253,7 @@ fn a_stopped_search_chooses_nothing() {
     let handle = solver.stop_handle();
     handle.stop();
     let empty = Position::<7, 6>::new();
-    let mut rng = SeededRng::new(0);
+    let mut rng = Rng::new(0);
     for o in [
         Opponent::Perfect,
         Opponent::Fair,
