@@ -50,6 +50,7 @@ pub mod table;
 pub mod tuning;
 mod verdict;
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -60,7 +61,6 @@ use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
 use search::{Search, Tables};
-use stop::Limits;
 pub use stop::{StopHandle, Stopped};
 use table::Table;
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
@@ -101,8 +101,9 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     probes: Vec<Probe>,
     /// Stops the `*_until` searches from another thread.
     stop: StopHandle,
-    /// While a `*_until` call runs: what may stop its searches.
-    until: Option<Option<Instant>>,
+    /// Whether the call under way is a `*_until` one, whose searches the
+    /// handle and the deadline stop.
+    stoppable: bool,
 }
 
 /// Most searches [`Solver::probes`] keeps: room for a strong solve of
@@ -247,7 +248,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             book: Self::built_in_book(),
             probes: Vec::with_capacity(MAX_PROBES),
             stop: StopHandle::default(),
-            until: None,
+            stoppable: false,
         })
     }
 
@@ -435,9 +436,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         deadline: Option<Instant>,
         f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
     ) -> Result<T, Stopped> {
-        self.until = Some(deadline);
-        let result = f(self);
-        self.until = None;
+        let stop = self.stop.clone();
+        self.stoppable = true;
+        let result = stop.with_deadline(deadline, || f(self));
+        self.stoppable = false;
         result
     }
 
@@ -449,16 +451,9 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         }
     }
 
-    /// The limits of the searches of the call under way.
-    fn limits(&self) -> Limits<'_> {
-        match self.until {
-            Some(deadline) => Limits {
-                finished: None,
-                handle: Some(self.stop.flag()),
-                deadline,
-            },
-            None => Limits::default(),
-        }
+    /// The flag that stops the searches of the call under way, if any.
+    fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stoppable.then(|| self.stop.abort_flag())
     }
 
     fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
@@ -543,9 +538,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         p: &Position<W, H>,
         deadline: Option<Instant>,
     ) -> [Option<Result<i32, Stopped>>; W] {
-        self.until = Some(deadline);
-        let scores = self.analyze_inner(p);
-        self.until = None;
+        let mut scores = [None; W];
+        let _ = self.stoppable(deadline, |s| {
+            scores = s.analyze_inner(p);
+            Ok(())
+        });
         scores
     }
 
@@ -772,14 +769,23 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ) -> Result<i32, Stopped> {
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
-            let mut search = Search::new(self.tables(0), self.searched, self.limits());
+            let mut search = Search::new(self.tables(0), self.searched, self.stop_flag());
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
             return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = parallel::search_together(&tables, p, alpha, beta, self.limits());
+        let (score, nodes) = match self.stop_flag() {
+            Some(stop) => {
+                let found = parallel::search_together(&tables, p, alpha, beta, stop);
+                // The threads stopped each other through the flag: it says
+                // again only what the user and the deadline say.
+                self.stop.settle();
+                found
+            }
+            None => parallel::search_together(&tables, p, alpha, beta, &AtomicBool::new(false)),
+        };
         self.searched += nodes;
         score.ok_or(Stopped)
     }

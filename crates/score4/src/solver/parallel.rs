@@ -12,32 +12,27 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::search::{Search, Shared, Tables};
-use super::stop::Limits;
 use crate::position::Position;
 
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
 /// it), searched by as many threads together as there are `tables` (the
 /// tables of each, the main search's first), and the positions all of
-/// them searched. No score if `limits` stopped every thread first.
+/// them searched. Each thread gives up once `stop` is set, as the first
+/// to finish sets it; no score if it was set before any finished (by
+/// whoever else holds it: the user, a deadline).
 pub(super) fn search_together<const W: usize, const H: usize>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
-    limits: Limits<'_>,
+    stop: &AtomicBool,
 ) -> (Option<i32>, u64) {
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        finished: Some(&stop),
-        ..limits
-    };
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
     let run = |tables: Tables<'_>, helper: bool| {
-        let mut search = Search::<W, H>::new(tables, 0, limits);
+        let mut search = Search::<W, H>::new(tables, 0, Some(stop));
         search.shared = Some(Shared::new(&busy, helper));
         let score = search.negamax(p, alpha, beta);
-        // The first to finish stops the others; its answer is complete. A
-        // search stopped by the limits stops the others too.
+        // The first to finish stops the others; its answer is complete.
         stop.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)
     };
@@ -61,7 +56,7 @@ pub(super) fn search_together<const W: usize, const H: usize>(
         answer = answer.or(score);
         nodes += helper_nodes;
     }
-    // Only the caller's limits stop the main search before some thread
-    // has answered: without them, some search finishes.
+    // Only whoever else holds `stop` stops the main search before some
+    // thread has answered: without them, some search finishes.
     (answer, nodes)
 }

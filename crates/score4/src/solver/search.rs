@@ -6,11 +6,10 @@
 //! table's proven bounds, and looks up every child before searching any
 //! (enhanced transposition cut-off) while the subtrees are large.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::bounds::static_bounds;
 use super::order::ordered_moves;
-use super::stop::Limits;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use crate::bitboard::{Bitboard, Geometry};
@@ -82,13 +81,11 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
     tables: Tables<'t>,
     /// Positions searched, counted from where the solver left off.
     pub(super) nodes: u64,
-    /// What may stop this search.
-    limits: Limits<'t>,
-    /// The node count at which to look at `limits` next (never, for a
-    /// search nothing can stop).
-    next_poll: u64,
-    /// Whether this search reached its limits and gave up: its results
-    /// are void.
+    /// Set when the search must give up (another thread has answered,
+    /// the user stopped it, its deadline passed); checked at every
+    /// position.
+    stop: Option<&'t AtomicBool>,
+    /// Whether this search saw `stop` and gave up: its results are void.
     aborted: bool,
     /// What threads searching together share besides the tables.
     pub(super) shared: Option<Shared<'t>>,
@@ -97,16 +94,11 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
 impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
     const CELLS: i32 = (W * H) as i32;
 
-    pub(super) fn new(tables: Tables<'t>, nodes: u64, limits: Limits<'t>) -> Self {
+    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
         Search {
             tables,
             nodes,
-            limits,
-            next_poll: if limits.any() {
-                nodes.saturating_add(limits.interval())
-            } else {
-                u64::MAX
-            },
+            stop,
             aborted: false,
             shared: None,
         }
@@ -193,12 +185,11 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
         debug_assert!(!p.can_win_next() && !p.is_game_over());
         self.nodes += 1;
         record!(p.moves_played() as i32, Entered);
-        if self.nodes >= self.next_poll {
-            if self.limits.reached() {
+        if let Some(stop) = self.stop {
+            if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
                 return 0;
             }
-            self.next_poll = self.nodes + self.limits.interval();
         }
         let n = p.moves_played() as i32;
 

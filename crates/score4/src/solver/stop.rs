@@ -1,25 +1,41 @@
 //! Stopping a search: from another thread, or at a deadline.
 //!
-//! A search cannot be interrupted mid-move without losing what it proved,
-//! so it polls instead: every [`POLL_INTERVAL`] positions it looks at the
-//! stop flag and the clock, and once either says stop it unwinds without
-//! storing anything more in the table. Bounds stored before that came from
-//! subtrees searched to their end, so the table stays sound and the next
-//! search reuses them.
+//! Every search can give up at any position when a flag it is handed is
+//! set: threads searching together already stop each other that way when
+//! the first one answers. A stoppable search is handed the solver's abort
+//! flag, which the user's [`StopHandle`] sets, and which a timer thread
+//! sets at the deadline. A search that gives up unwinds without storing
+//! anything more in the table: bounds stored before came from subtrees
+//! searched to their end, so the table stays sound and the next search
+//! reuses them.
+//!
+//! The deadline is a thread rather than a clock read in the search so
+//! that the search's code is the same for every kind of search: the one
+//! check per position that threads searching together always made.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use thiserror::Error;
-
-use super::tuning::POLL_INTERVAL;
 
 /// A search gave up before it finished: its handle was stopped or its
 /// deadline passed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 #[error("the search was stopped before it finished")]
 pub struct Stopped;
+
+/// Why searches must give up.
+#[derive(Debug, Default)]
+struct Flags {
+    /// The user stopped them (until resumed).
+    user: AtomicBool,
+    /// The deadline of the call under way passed.
+    expired: AtomicBool,
+    /// What the searches check: set whenever either of the above is, and
+    /// by threads searching together when the first answers.
+    abort: AtomicBool,
+}
 
 /// Stops a solver's searches from another thread (see
 /// [`Solver::stop_handle`](super::Solver::stop_handle)).
@@ -28,62 +44,96 @@ pub struct Stopped;
 /// [`Stopped`] until [`resume`](Self::resume) is called; the plain
 /// searches (`solve`, `analyze`, ...) ignore it.
 #[derive(Clone, Debug, Default)]
-pub struct StopHandle(Arc<AtomicBool>);
+pub struct StopHandle(Arc<Flags>);
 
 impl StopHandle {
-    /// Stops the search under way, if any, within a few milliseconds, and
+    /// Stops the search under way, if any, at its next position, and
     /// every later one until [`resume`](Self::resume).
     pub fn stop(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.user.store(true, Ordering::SeqCst);
+        self.0.abort.store(true, Ordering::SeqCst);
     }
 
     /// Lets searches run again.
     pub fn resume(&self) {
-        self.0.store(false, Ordering::Relaxed);
+        self.0.user.store(false, Ordering::SeqCst);
+        self.settle();
     }
 
     /// Whether [`stop`](Self::stop) was called since the last resume.
     pub fn is_stopped(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.user.load(Ordering::SeqCst)
     }
 
-    pub(super) fn flag(&self) -> &AtomicBool {
-        &self.0
-    }
-}
-
-/// What may stop one search: threads searching together stop each other
-/// when the first finishes (`finished`), a user stops through a handle
-/// (`handle`), and a clock stops at `deadline`.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Limits<'t> {
-    pub(super) finished: Option<&'t AtomicBool>,
-    pub(super) handle: Option<&'t AtomicBool>,
-    pub(super) deadline: Option<Instant>,
-}
-
-impl Limits<'_> {
-    /// Whether a search under these limits must give up now.
-    #[cold]
-    #[inline(never)]
-    pub(super) fn reached(&self) -> bool {
-        let set = |flag: Option<&AtomicBool>| flag.is_some_and(|f| f.load(Ordering::Relaxed));
-        set(self.finished) || set(self.handle) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    /// The flag stoppable searches check at every position.
+    pub(super) fn abort_flag(&self) -> &AtomicBool {
+        &self.0.abort
     }
 
-    /// Whether anything can stop the search at all: a search that cannot
-    /// be stopped never polls.
-    pub(super) fn any(&self) -> bool {
-        self.finished.is_some() || self.handle.is_some() || self.deadline.is_some()
+    /// The abort flag back to what the user and the deadline say, after
+    /// threads searching together used it to stop each other. Cleared
+    /// before it is read again, so that a concurrent [`stop`](Self::stop)
+    /// is never lost.
+    pub(super) fn settle(&self) {
+        self.0.abort.store(false, Ordering::SeqCst);
+        if self.0.user.load(Ordering::SeqCst) || self.0.expired.load(Ordering::SeqCst) {
+            self.0.abort.store(true, Ordering::SeqCst);
+        }
     }
 
-    /// Positions between polls: threads searching together poll often, so
-    /// that helpers stop soon after the main search answers.
-    pub(super) fn interval(&self) -> u64 {
-        if self.finished.is_some() {
-            POLL_INTERVAL / 16
-        } else {
-            POLL_INTERVAL
+    /// Runs `f` with a timer that makes the searches give up at
+    /// `deadline`, and forgets the deadline afterwards.
+    ///
+    /// If the system will not start the timer thread, `f` runs without a
+    /// deadline (its answer is late, never wrong), unless the deadline
+    /// has already passed.
+    pub(super) fn with_deadline<T>(&self, deadline: Option<Instant>, f: impl FnOnce() -> T) -> T {
+        let result = match deadline {
+            None => f(),
+            Some(deadline) if Instant::now() >= deadline => {
+                self.expire();
+                f()
+            }
+            Some(deadline) => {
+                let done = (Mutex::new(false), Condvar::new());
+                std::thread::scope(|scope| {
+                    let timer = std::thread::Builder::new()
+                        .name("score4-deadline".into())
+                        .spawn_scoped(scope, || self.expire_at(deadline, &done));
+                    let result = f();
+                    let (lock, wake) = &done;
+                    *lock.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                    wake.notify_one();
+                    drop(timer);
+                    result
+                })
+            }
+        };
+        self.0.expired.store(false, Ordering::SeqCst);
+        self.settle();
+        result
+    }
+
+    fn expire(&self) {
+        self.0.expired.store(true, Ordering::SeqCst);
+        self.0.abort.store(true, Ordering::SeqCst);
+    }
+
+    /// The timer: waits for `deadline` or for the call to end, whichever
+    /// comes first.
+    fn expire_at(&self, deadline: Instant, done: &(Mutex<bool>, Condvar)) {
+        let (lock, wake) = done;
+        let mut finished = lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while !*finished {
+            let now = Instant::now();
+            if now >= deadline {
+                self.expire();
+                return;
+            }
+            finished = match wake.wait_timeout(finished, deadline - now) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
         }
     }
 }

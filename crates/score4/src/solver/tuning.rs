@@ -122,13 +122,6 @@ pub const fn default_table_mb(threads: usize) -> usize {
     }
 }
 
-/// A search that can be stopped looks at its stop flag and the clock once
-/// every this many positions: at several million positions a second that
-/// is well under a millisecond, and the clock is read too seldom to cost
-/// anything measurable. Threads searching together poll sixteen times as
-/// often, so that the helpers stop soon after the first answer.
-pub(super) const POLL_INTERVAL: u64 = 4096;
-
 #[cfg(test)]
 mod tests {
     use super::*;
