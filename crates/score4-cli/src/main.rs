@@ -20,7 +20,7 @@ use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Parser, Subcommand};
 use score4::input::Quoted;
 
-use output::{Output, FAILED, OK};
+use output::{Output, Stop, FAILED, OK};
 
 #[derive(Parser)]
 #[command(
@@ -152,16 +152,21 @@ fn serve(addr: String) -> u8 {
     };
     match score4_web::start(&config) {
         Ok(server) => {
-            println!(
+            let said = Output::new().line(&format!(
                 "score4 serving on http://{}/ (Ctrl-C to stop)",
                 server.addr()
-            );
+            ));
+            // Nobody reading the address is no reason to stop serving; a
+            // stdout that fails to take it is reported like every write.
+            if let Err(Stop::Failed(e)) = said {
+                return Stop::Failed(e).status(OK);
+            }
             server.join();
-            0
+            OK
         }
         Err(e) => {
             output::error(format_args!("serve: {e}"));
-            2
+            FAILED
         }
     }
 }

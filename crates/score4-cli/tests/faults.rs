@@ -376,3 +376,20 @@ fn usage_errors_keep_the_suggestion() {
         assert!(tip.contains(suggestion), "{args:?}: {err}");
     }
 }
+
+/// `serve` prints its address through the same checked output as every
+/// command: a stdout that cannot take it is one line and status 2, not a
+/// panic, and the server is not left running.
+#[test]
+fn serve_reports_an_address_it_cannot_write() {
+    let o = Command::new(BIN)
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .stdout(full_device())
+        .stderr(Stdio::piped())
+        .output()
+        .expect("runs");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(is_one_clean_line(&err), "{err:?}");
+    assert!(err.contains("cannot write the output"), "{err}");
+}
