@@ -8,11 +8,24 @@ use std::process::{Command, Output, Stdio};
 
 /// Runs `bin` with `args`, stdin empty, and collects what it wrote.
 pub fn run(bin: impl AsRef<Path>, args: &[impl AsRef<std::ffi::OsStr>]) -> Output {
-    Command::new(bin.as_ref())
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs")
+    // A test that copies the binary (to run it under the engine's name)
+    // can have its copy's write handle inherited by a process another
+    // test forks at that moment, and exec then fails with "text file
+    // busy" until that process execs: a known Linux race, so try again.
+    let mut tries = 0;
+    loop {
+        match Command::new(bin.as_ref())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+        {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            result => return result.expect("the binary runs"),
+        }
+    }
 }
 
 /// Runs `bin` with `args`, feeding it `stdin`, and collects what it wrote.
