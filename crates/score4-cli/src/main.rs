@@ -144,7 +144,8 @@ fn main() -> ExitCode {
     ExitCode::from(status)
 }
 
-/// Serves until killed; a bad address is one line and exit status 2.
+/// Serves until Ctrl-C or SIGTERM, then exits 0 once the requests under
+/// way are answered; a bad address is one line and exit status 2.
 fn serve(addr: String) -> u8 {
     let config = score4_web::Config {
         addr,
@@ -161,7 +162,27 @@ fn serve(addr: String) -> u8 {
             if let Err(Stop::Failed(e)) = said {
                 return Stop::Failed(e).status(OK);
             }
+            // Ctrl-C (or SIGTERM) stops taking connections and answers the
+            // requests under way; a second one ends the process at once.
+            let stopper = server.stopper();
+            let mut signals = 0;
+            let handler = ctrlc::set_handler(move || {
+                signals += 1;
+                if signals == 1 {
+                    stopper.stop();
+                } else {
+                    std::process::exit(130);
+                }
+            });
+            if let Err(e) = handler {
+                output::error(format_args!("serve: cannot catch Ctrl-C: {e}"));
+                server.stop();
+                return FAILED;
+            }
             server.join();
+            output::error(format_args!(
+                "serve: stopped; every request under way was answered"
+            ));
             OK
         }
         Err(e) => {

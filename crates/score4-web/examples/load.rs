@@ -1,22 +1,44 @@
 //! A bounded load on a running `score4 serve` on loopback: well-formed
-//! analyze requests from several clients, or garbage, and the figures.
+//! analyze requests from many clients, abusive clients beside them, and
+//! the figures.
 //!
-//! cargo run --release -p score4-web --example load -- ADDR analyze CLIENTS REQUESTS MOVES
-//! cargo run --release -p score4-web --example load -- ADDR garbage CLIENTS REQUESTS
+//! ```text
+//! cargo run --release -p score4-web --example load -- ADDR \
+//!     [--clients 64] [--requests 10000] [--positions fixtures/solver/ply15-22.txt] \
+//!     [--abusers 8] [--pid PID]
+//! ```
 //!
-//! Prints requests per second, p50 and p99 latency, and the count of each
-//! status. Every loop is bounded by its request count.
+//! `--clients` threads send `--requests` analyze requests in all, one per
+//! connection, for the positions of the file (`MOVES SCORE` lines) in
+//! turn. Meanwhile `--abusers` threads cycle through the abuses below
+//! until the well-formed requests are done. With `--pid` (the server's), the
+//! server's peak resident memory and thread count are read from `/proc`.
+//! Prints throughput, p50/p99 latency and the statuses of the well-formed
+//! requests (every one should be 200) and the statuses of each abuse.
+//! Every loop is bounded by a count or by the well-formed requests' end.
 
+use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-fn request(addr: SocketAddr, raw: &[u8]) -> u16 {
-    let Ok(mut s) = TcpStream::connect_timeout(&addr, Duration::from_secs(5)) else {
-        return 0;
-    };
+use score4::rng::Rng;
+
+/// What abusive clients do.
+const ABUSES: [&str; 6] = [
+    "slow-headers",
+    "huge-query",
+    "garbage-bytes",
+    "dropped-mid-request",
+    "dropped-while-solving",
+    "huge-body",
+];
+
+/// Reads the status of the response on `s`, 0 if there is none.
+fn status(s: &mut TcpStream) -> u16 {
     let _ = s.set_read_timeout(Some(Duration::from_secs(30)));
-    let _ = s.write_all(raw);
     let mut out = Vec::new();
     let _ = s.read_to_end(&mut out);
     String::from_utf8_lossy(&out)
@@ -26,50 +48,155 @@ fn request(addr: SocketAddr, raw: &[u8]) -> u16 {
         .unwrap_or(0)
 }
 
-fn garbage(i: usize) -> Vec<u8> {
-    match i % 6 {
-        0 => format!(
-            "GET /api/analyze?moves={} HTTP/1.1\r\n\r\n",
-            "4".repeat(3000)
-        )
-        .into_bytes(),
-        1 => b"GET /api/analyze?board=99x99 HTTP/1.1\r\n\r\n".to_vec(),
-        2 => b"\x16\x03\x01\x00\xff garbage \x00\x01\r\n\r\n".to_vec(),
-        3 => format!("GET /{} HTTP/1.1\r\n\r\n", "x".repeat(i % 1500)).into_bytes(),
-        4 => b"POST /api/move HTTP/1.1\r\nContent-Length: 999999\r\n\r\n".to_vec(),
-        _ => format!("GET /api/analyze?moves=4{}9 HTTP/1.1\r\n\r\n", i % 7).into_bytes(),
+fn connect(addr: SocketAddr) -> Option<TcpStream> {
+    TcpStream::connect_timeout(&addr, Duration::from_secs(5)).ok()
+}
+
+/// One abusive exchange of kind `k`; the status the server gave, 0 when the
+/// client did not wait for one.
+fn abuse(addr: SocketAddr, k: usize, rng: &mut Rng) -> u16 {
+    let Some(mut s) = connect(addr) else { return 1 };
+    match ABUSES[k] {
+        "slow-headers" => {
+            // One byte every 100 ms: the server's head time limit cuts it off.
+            for b in b"GET /api/analyze?moves=4453 HTTP/1.1\r\nHost: x\r\nX-Slow: ".iter() {
+                if s.write_all(&[*b]).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            status(&mut s)
+        }
+        "huge-query" => {
+            let q = format!(
+                "GET /api/analyze?moves={} HTTP/1.1\r\n\r\n",
+                "4".repeat(100_000)
+            );
+            let _ = s.write_all(q.as_bytes());
+            status(&mut s)
+        }
+        "garbage-bytes" => {
+            let n = 1 + rng.index(4096);
+            let bytes: Vec<u8> = (0..n).map(|_| rng.next_u64() as u8).collect();
+            let _ = s.write_all(&bytes);
+            let _ = s.write_all(b"\r\n\r\n");
+            status(&mut s)
+        }
+        "dropped-mid-request" => {
+            let _ = s.write_all(b"GET /api/analyze?board=7x6&moves=44");
+            0
+        }
+        "dropped-while-solving" => {
+            // A search the server must stop when it sees the client gone.
+            let _ = s.write_all(b"GET /api/analyze?board=8x7 HTTP/1.1\r\n\r\n");
+            std::thread::sleep(Duration::from_millis(50));
+            0
+        }
+        _ => {
+            let _ = s.write_all(b"GET /api/analyze HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n");
+            let _ = s.write_all(&[b'x'; 65536]);
+            status(&mut s)
+        }
     }
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: load ADDR analyze|garbage CLIENTS REQUESTS [MOVES]";
-    let (Some(addr), Some(kind), Some(clients), Some(requests)) =
-        (args.get(1), args.get(2), args.get(3), args.get(4))
-    else {
-        eprintln!("{usage}");
-        std::process::exit(2);
+/// Peak resident memory (KiB) and thread count of a process.
+fn memory(pid: &str) -> Option<(u64, u64)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
     };
-    let addr: SocketAddr = addr.parse().expect(usage);
-    let clients: usize = clients.parse().expect(usage);
-    let requests: usize = requests.parse().expect(usage);
-    let moves = args.get(5).cloned().unwrap_or_else(|| "4453".to_string());
-    let analyze = kind == "analyze";
+    Some((field("VmHWM:")?, field("Threads:")?))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: load ADDR [--clients N] [--requests N] [--positions FILE] \
+                 [--abusers N] [--pid PID]";
+    let fail = |why: &str| -> ! {
+        eprintln!("load: {why}\n{usage}");
+        std::process::exit(2)
+    };
+    let Some(addr) = args.first().and_then(|a| a.parse::<SocketAddr>().ok()) else {
+        fail("the first argument must be the server's HOST:PORT")
+    };
+    let mut opt: BTreeMap<&str, &str> = BTreeMap::new();
+    for pair in args[1..].chunks(2) {
+        match pair {
+            [k, v] if k.starts_with("--") => {
+                opt.insert(&k[2..], v);
+            }
+            _ => fail(&format!("unexpected {pair:?}")),
+        }
+    }
+    let number = |k: &str, default: usize| -> usize {
+        opt.get(k)
+            .map(|v| v.parse().unwrap_or_else(|_| fail(&format!("--{k} {v}"))))
+            .unwrap_or(default)
+    };
+    let clients = number("clients", 64).max(1);
+    let requests = number("requests", 10_000);
+    let abusers = number("abusers", 8);
+    let path = opt
+        .get("positions")
+        .copied()
+        .unwrap_or("fixtures/solver/ply15-22.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+    let positions: Arc<Vec<String>> = Arc::new(
+        text.lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect(),
+    );
+    if positions.is_empty() {
+        fail(&format!("{path}: no positions"));
+    }
+    let pid = opt.get("pid").map(|p| p.to_string());
+    let before = pid.as_deref().and_then(memory);
+
+    let done = Arc::new(AtomicBool::new(false));
+    let abusers: Vec<_> = (0..abusers)
+        .map(|a| {
+            let done = Arc::clone(&done);
+            std::thread::spawn(move || {
+                let mut rng = Rng::new(a as u64 + 1);
+                let mut seen: BTreeMap<(&str, u16), usize> = BTreeMap::new();
+                let mut k = a % ABUSES.len();
+                // Bounded: stops with the well-formed load, and at 100,000.
+                for _ in 0..100_000 {
+                    if done.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    *seen
+                        .entry((ABUSES[k], abuse(addr, k, &mut rng)))
+                        .or_default() += 1;
+                    k = (k + 1) % ABUSES.len();
+                }
+                seen
+            })
+        })
+        .collect();
+
     let start = Instant::now();
     let threads: Vec<_> = (0..clients)
         .map(|c| {
-            let moves = moves.clone();
+            let positions = Arc::clone(&positions);
             std::thread::spawn(move || {
                 let mut out = Vec::new();
                 for i in (c..requests).step_by(clients) {
-                    let raw = if analyze {
-                        format!("GET /api/analyze?moves={moves} HTTP/1.1\r\n\r\n").into_bytes()
-                    } else {
-                        garbage(i)
-                    };
+                    let moves = &positions[i % positions.len()];
+                    let raw = format!("GET /api/analyze?moves={moves} HTTP/1.1\r\nHost: x\r\n\r\n");
                     let t = Instant::now();
-                    let status = request(addr, &raw);
-                    out.push((status, t.elapsed()));
+                    let code = match connect(addr) {
+                        Some(mut s) => match s.write_all(raw.as_bytes()) {
+                            Ok(()) => status(&mut s),
+                            Err(_) => 1,
+                        },
+                        None => 1,
+                    };
+                    out.push((code, t.elapsed()));
                 }
                 out
             })
@@ -77,26 +204,46 @@ fn main() {
         .collect();
     let mut all: Vec<(u16, Duration)> = threads
         .into_iter()
-        .flat_map(|t| t.join().unwrap())
+        .flat_map(|t| t.join().expect("client thread"))
         .collect();
     let took = start.elapsed();
-    all.sort_by_key(|&(_, d)| d);
-    let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize].1;
-    let mut statuses: Vec<(u16, usize)> = Vec::new();
-    for &(s, _) in &all {
-        match statuses.iter_mut().find(|(k, _)| *k == s) {
-            Some((_, n)) => *n += 1,
-            None => statuses.push((s, 1)),
+    done.store(true, Ordering::Relaxed);
+    let mut abused: BTreeMap<(&str, u16), usize> = BTreeMap::new();
+    for a in abusers {
+        for (k, n) in a.join().expect("abuser thread") {
+            *abused.entry(k).or_default() += n;
         }
     }
-    statuses.sort();
+    let after = pid.as_deref().and_then(memory);
+
+    all.sort_by_key(|&(_, d)| d);
+    let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize].1;
+    let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
+    for &(s, _) in &all {
+        *statuses.entry(s).or_default() += 1;
+    }
+    if all.is_empty() {
+        fail("--requests 0");
+    }
     println!(
-        "{} requests in {:.2} s: {:.0} per second, p50 {:?}, p99 {:?}, statuses {:?}",
+        "well-formed: {} analyze requests from {clients} clients in {:.2} s: {:.0} per second, \
+         p50 {:.1} ms, p99 {:.1} ms, statuses {statuses:?}",
         all.len(),
         took.as_secs_f64(),
         all.len() as f64 / took.as_secs_f64(),
-        pct(0.5),
-        pct(0.99),
-        statuses
+        pct(0.5).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
     );
+    println!("abusive (kind, status 0 = the client left first): {abused:?}");
+    if let (Some((hwm0, t0)), Some((hwm1, t1))) = (before, after) {
+        println!(
+            "server: peak resident memory {:.1} MiB before, {:.1} MiB after; threads {t0} -> {t1}",
+            hwm0 as f64 / 1024.0,
+            hwm1 as f64 / 1024.0
+        );
+    }
+    // A well-formed request answered with anything but 200 is a failure.
+    if statuses.keys().any(|&s| s != 200) {
+        std::process::exit(1);
+    }
 }

@@ -180,11 +180,14 @@ fn decode(text: &str) -> Result<String, BadQuery> {
     String::from_utf8(out).map_err(|_| "the query is not UTF-8".to_string())
 }
 
-/// A worker's solver, kept between requests for the board it last served
-/// (one at a time, so memory stays at one table per worker).
+/// A worker's solvers, kept between requests: the standard board's (the
+/// default, which nearly every request asks for) always, and the last other
+/// board's. Another board's solver replaces only the last other one, so a
+/// client that switches boards cannot make every 7x6 request start from a
+/// cold table, and memory stays at two tables per worker.
 #[derive(Default)]
 pub struct Slot {
-    solver: Option<Box<dyn Any + Send>>,
+    solvers: Vec<(BoardSize, Box<dyn Any + Send>)>,
 }
 
 /// Answers `query` with the slot's solver (made anew for another board),
@@ -210,22 +213,26 @@ fn answer_on<const W: usize, const H: usize>(
     deadline: Instant,
     on_solver: &mut dyn FnMut(score4::StopHandle),
 ) -> (u16, Value) {
-    let fits = slot
-        .solver
-        .as_mut()
-        .is_some_and(|s| s.downcast_mut::<Solver<W, H>>().is_some());
-    if !fits {
-        // Drop the old table before the new one is made.
-        slot.solver = None;
-        match Solver::<W, H>::try_with_table_mb(table_mb) {
-            Ok(s) => slot.solver = Some(Box::new(s)),
-            Err(e) => return (503, json!({ "error": e.to_string() })),
+    let held = slot
+        .solvers
+        .iter()
+        .position(|(size, _)| *size == query.size);
+    let i = match held {
+        Some(i) => i,
+        None => {
+            // Drop the other board's table before the new one is made.
+            slot.solvers
+                .retain(|(size, _)| *size == BoardSize::STANDARD);
+            match Solver::<W, H>::try_with_table_mb(table_mb) {
+                Ok(s) => slot.solvers.push((query.size, Box::new(s))),
+                Err(e) => return (503, json!({ "error": e.to_string() })),
+            }
+            slot.solvers.len() - 1
         }
-    }
-    let solver = slot
-        .solver
-        .as_mut()
-        .and_then(|s| s.downcast_mut::<Solver<W, H>>())
+    };
+    let solver = slot.solvers[i]
+        .1
+        .downcast_mut::<Solver<W, H>>()
         .expect("the slot holds this board's solver");
     on_solver(solver.stop_handle());
     let p = match Position::<W, H>::parse(&query.moves) {

@@ -67,10 +67,10 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             addr: "127.0.0.1:8080".to_string(),
-            connections: 16,
-            pending_connections: 64,
+            connections: 64,
+            pending_connections: 256,
             workers: 2,
-            pending_tasks: 16,
+            pending_tasks: 128,
             table_mb: 16,
             budget: Duration::from_secs(3),
             limits: Limits {
@@ -121,10 +121,35 @@ impl Server {
 
     /// Stops accepting, lets the requests under way finish, and waits.
     pub fn stop(self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        // Wake the accepting thread.
-        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        self.stopper().stop();
         self.join();
+    }
+
+    /// A handle that stops the server from another thread (a signal
+    /// handler, say) while this one waits in [`join`](Self::join).
+    pub fn stopper(&self) -> Stopper {
+        Stopper {
+            addr: self.addr,
+            stopping: Arc::clone(&self.stopping),
+        }
+    }
+}
+
+/// Stops a [`Server`] gracefully: no new connection is taken, every
+/// request already taken is answered (within its time budget), then the
+/// threads end and [`Server::join`] returns.
+#[derive(Clone, Debug)]
+pub struct Stopper {
+    addr: SocketAddr,
+    stopping: Arc<AtomicBool>,
+}
+
+impl Stopper {
+    /// Asks the server to stop; returns at once.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+        // The accepting thread waits in `accept`: a connection wakes it.
+        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
     }
 }
 
@@ -133,9 +158,30 @@ struct Job {
     query: api::Query,
     deadline: Instant,
     reply: mpsc::Sender<(u16, Value)>,
-    /// The solver's stop handle while the task runs, `None` before and
-    /// after: a client gone stops only its own search.
-    running: Arc<Mutex<Option<StopHandle>>>,
+    /// Shared by the connection thread, which may give up on the task, and
+    /// the worker running it.
+    state: Arc<Mutex<JobState>>,
+}
+
+/// Where a task stands, so that a client gone stops only its own search,
+/// and a task given up while it waits in the queue is never started.
+#[derive(Default)]
+struct JobState {
+    /// Its connection thread no longer waits for it.
+    given_up: bool,
+    /// The solver's stop handle while the task runs.
+    running: Option<StopHandle>,
+}
+
+impl JobState {
+    fn give_up(state: &Mutex<JobState>) {
+        if let Ok(mut s) = state.lock() {
+            s.given_up = true;
+            if let Some(h) = &s.running {
+                h.stop();
+            }
+        }
+    }
 }
 
 /// What the connection threads share.
@@ -301,12 +347,12 @@ fn route(
 fn run(query: api::Query, stream: &TcpStream, received: Instant, shared: &Shared) -> Response {
     let deadline = received + shared.config.budget;
     let (tx, rx) = mpsc::channel();
-    let running = Arc::new(Mutex::new(None::<StopHandle>));
+    let state = Arc::new(Mutex::new(JobState::default()));
     let job = Job {
         query,
         deadline,
         reply: tx,
-        running: Arc::clone(&running),
+        state: Arc::clone(&state),
     };
     match shared.jobs.try_send(job) {
         Ok(()) => {}
@@ -329,11 +375,7 @@ fn run(query: api::Query, stream: &TcpStream, received: Instant, shared: &Shared
             Err(RecvTimeoutError::Timeout) => {
                 let now = Instant::now();
                 if http::client_gone(stream) || now >= give_up {
-                    if let Ok(handle) = running.lock() {
-                        if let Some(h) = handle.as_ref() {
-                            h.stop();
-                        }
-                    }
+                    JobState::give_up(&state);
                     if now >= give_up {
                         return Response::error(504, "the solver did not answer in time");
                     }
@@ -351,11 +393,18 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
     loop {
         let next = rx.lock().map(|rx| rx.recv());
         let Ok(Ok(job)) = next else { return };
-        let running = Arc::clone(&job.running);
+        if job.state.lock().map_or(true, |s| s.given_up) {
+            // Its client left while it waited: nobody to answer.
+            continue;
+        }
+        let state = Arc::clone(&job.state);
         let mut on_solver = |handle: StopHandle| {
             handle.resume();
-            if let Ok(mut r) = running.lock() {
-                *r = Some(handle);
+            if let Ok(mut s) = state.lock() {
+                if s.given_up {
+                    handle.stop();
+                }
+                s.running = Some(handle);
             }
         };
         let answer = catch_unwind(AssertUnwindSafe(|| {
@@ -367,8 +416,8 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
                 &mut on_solver,
             )
         }));
-        if let Ok(mut r) = job.running.lock() {
-            *r = None;
+        if let Ok(mut s) = job.state.lock() {
+            s.running = None;
         }
         let answer = answer.unwrap_or_else(|_| {
             // A solver that panicked mid-search may hold anything: drop it.

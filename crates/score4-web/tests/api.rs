@@ -410,3 +410,40 @@ fn a_client_that_leaves_frees_its_worker() {
     assert!(freed < Duration::from_secs(3), "{freed:?}");
     s.stop();
 }
+
+/// A task whose client leaves while it still waits for a worker is never
+/// started: the next client does not wait for a search nobody will read.
+#[test]
+fn a_task_given_up_in_the_queue_is_never_started() {
+    let s = server(Config {
+        workers: 1,
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let slow = |moves: &str| {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.write_all(
+            format!("GET /api/analyze?board=8x7&moves={moves} HTTP/1.1\r\n\r\n").as_bytes(),
+        )
+        .unwrap();
+        c
+    };
+    // The first holds the one worker; the second waits behind it.
+    let running = slow("");
+    std::thread::sleep(Duration::from_millis(300));
+    let queued = slow("4");
+    std::thread::sleep(Duration::from_millis(300));
+    drop(queued);
+    // The connection thread sees the queued task's client gone.
+    std::thread::sleep(Duration::from_millis(300));
+    let left = Instant::now();
+    drop(running);
+    let (status, v) = get(addr, "/api/analyze?moves=4453");
+    let freed = left.elapsed();
+    assert_eq!((status, v["complete"].clone()), (200, true.into()));
+    eprintln!("the worker was free {freed:?} after its last client left");
+    // Had the queued task run, it would hold the worker for its budget.
+    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    s.stop();
+}
