@@ -50,11 +50,21 @@ impl<const W: usize, const H: usize> Naive<W, H> {
                 && (r as usize) < H
                 && grid[c as usize][r as usize] == who
         };
-        for c in 0..W as isize {
-            for r in 0..H as isize {
+        // A line through `through` starts at most 3 cells from it.
+        let (cols, rows) = match through {
+            None => (0..W as isize, 0..H as isize),
+            Some((tc, tr)) => {
+                let (tc, tr) = (tc as isize, tr as isize);
+                ((tc - 3).max(0)..tc + 4, (tr - 3).max(0)..tr + 4)
+            }
+        };
+        for c in cols {
+            for r in rows.clone() {
                 for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                    let line: Vec<(isize, isize)> =
-                        (0..4).map(|k| (c + k * dc, r + k * dr)).collect();
+                    let line: [(isize, isize); 4] = std::array::from_fn(|k| {
+                        let k = k as isize;
+                        (c + k * dc, r + k * dr)
+                    });
                     let covers =
                         through.is_none_or(|(tc, tr)| line.contains(&(tc as isize, tr as isize)));
                     if covers && line.iter().all(|&(x, y)| at(x, y)) {

@@ -142,7 +142,13 @@ pub struct Built {
 /// once when the solving starts and after each leaf solved. Resumes from
 /// the checkpoint a killed run of the same build left; the book written
 /// is the same, byte for byte, as an uninterrupted build's.
-pub fn build(options: &Options, progress: impl FnMut(Progress)) -> Result<Built, BuildError> {
+pub fn build(options: &Options, mut progress: impl FnMut(Progress)) -> Result<Built, BuildError> {
+    build_any(options, &mut progress)
+}
+
+/// Not generic, so that the build of every board size is compiled once,
+/// here, rather than again in each caller for each kind of callback.
+fn build_any(options: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Built, BuildError> {
     if let Some((index, count)) = options.share {
         if !(1..=count).contains(&index) {
             return Err(BuildError::NoSuchShare { index, count });
@@ -156,7 +162,7 @@ pub fn build(options: &Options, progress: impl FnMut(Progress)) -> Result<Built,
 
 fn build_on<const W: usize, const H: usize>(
     options: &Options,
-    mut progress: impl FnMut(Progress),
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<Built, BuildError> {
     let plan = Plan::<W, H>::try_new(options.depth, MAX_POSITIONS)?;
     let (index, count) = options.share.map_or((1, 1), |(i, n)| (i.into(), n.into()));
@@ -363,7 +369,7 @@ mod tests {
 
     use super::*;
     use crate::book::Kind;
-    use crate::solver::plain::plain_negamax;
+    use crate::solver::plain::{plain_negamax, Memo};
 
     /// Builds the leaves of `plan` by search, as the command does.
     fn solve_leaves<const W: usize, const H: usize>(
@@ -404,7 +410,7 @@ mod tests {
         let scores = solve_leaves(plan.leaves(), 2);
         let book = plan.complete(|k| scores.get(&k).copied()).unwrap();
         assert_eq!(book.len(), plan.len());
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         for p in plan.positions() {
             assert_eq!(book.score(p), Some(plain_negamax(p, &mut memo)), "{p:?}");
         }

@@ -407,10 +407,8 @@ fn best_child<const W: usize, const H: usize>(
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashMap;
-
     use super::*;
-    use crate::solver::plain::plain_negamax;
+    use crate::solver::plain::{plain_negamax, Memo};
 
     #[test]
     fn a_complete_small_book_agrees_with_plain_negamax() {
@@ -420,7 +418,7 @@ mod tests {
         assert!(plan.leaves().is_empty());
         let book = plan.complete(|_| None).unwrap();
         assert_eq!(book.len(), plan.len());
-        let mut memo = HashMap::new();
+        let mut memo = Memo::default();
         for p in plan.positions() {
             let expected = plain_negamax(p, &mut memo);
             assert_eq!(book.score(p), Some(expected), "{p:?}");

@@ -294,31 +294,12 @@ fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::plain::plain_negamax;
-
-    /// Calls `f` once on every position reachable on a `W`x`H` board from
-    /// the empty one, finished games left out.
-    fn for_each_position<const W: usize, const H: usize>(mut f: impl FnMut(&Position<W, H>)) {
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![Position::<W, H>::new()];
-        while let Some(p) = stack.pop() {
-            if !seen.insert(p.key()) {
-                continue;
-            }
-            f(&p);
-            for col in p.playable_columns() {
-                let child = p.after(col);
-                if !child.is_game_over() {
-                    stack.push(child);
-                }
-            }
-        }
-    }
+    use crate::solver::plain::{for_each_position, plain_negamax, Memo};
 
     /// Checks every bound on every position reachable on a small board
     /// against exact scores; returns how often each claimeven bound applied.
     fn check_bounds<const W: usize, const H: usize>() -> (usize, usize) {
-        let mut memo = std::collections::HashMap::new();
+        let mut memo = Memo::default();
         let (mut uppers, mut lowers) = (0, 0);
         for_each_position::<W, H>(|p| {
             let p = *p;
