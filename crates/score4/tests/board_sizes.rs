@@ -1,8 +1,12 @@
 //! The empty board of every size against the published results (see
-//! `fixtures/board-sizes.txt` for the sources).
+//! `fixtures/board-sizes.txt` for the sources), and positions late in the
+//! game on every size against the unpruned negamax.
 
 use score4::{with_board_size, BoardSize, Position, Solver};
 use score4_testkit::fixtures::board_sizes as published;
+use score4_testkit::positions::random_unfinished;
+use score4_testkit::reference::{agree, Outcomes, Reference};
+use score4_testkit::Rng;
 
 /// Sizes whose empty board the default tests solve: each takes at most a
 /// few seconds here. The others run with `--ignored`.
@@ -54,4 +58,29 @@ fn quick_sizes_match_the_published_results() {
 #[ignore]
 fn every_other_size_matches_the_published_results() {
     assert!(check(false) > 0);
+}
+
+/// Random positions with at most 14 empty cells on one board size, each
+/// checked against the unpruned negamax.
+fn late_positions_agree<const W: usize, const H: usize>(seed: u64, outcomes: &mut Outcomes) {
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::<W, H>::with_table_mb(4);
+    for _ in 0..25 {
+        let len = (W * H) as u32 - 6 - rng.below(9) as u32;
+        let p = random_unfinished::<W, H>(&mut rng, len);
+        // A memo per position: with at most 14 empty cells it stays small.
+        outcomes.note(agree(&mut solver, &p, &mut Reference::remembering()));
+    }
+}
+
+/// Every board size the command line offers, through the same dispatch it
+/// uses: the layout's masks, keys and table sizes differ with each.
+#[test]
+fn agrees_with_negamax_late_in_games_on_every_board_size() {
+    let mut outcomes = Outcomes::default();
+    for (i, size) in BoardSize::all().enumerate() {
+        let seed = 0x5EED_1000 + i as u64;
+        with_board_size!(size, late_positions_agree(seed, &mut outcomes));
+    }
+    outcomes.check();
 }

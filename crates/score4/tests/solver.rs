@@ -5,8 +5,8 @@
 use score4::fixture::Labelled;
 use score4::{score, Position, Solver};
 use score4_testkit::fixtures::{ours, published};
-use score4_testkit::positions::{for_each_position, random_position, random_unfinished};
-use score4_testkit::reference::Reference;
+use score4_testkit::positions::{for_each_position, random_position};
+use score4_testkit::reference::{agree, Outcomes, Reference};
 use score4_testkit::Rng;
 
 /// Table size for tests: large enough for every fixture set used here,
@@ -150,44 +150,6 @@ fn threads_agree_with_the_labels() {
     }
 }
 
-/// Compares `solve`, `solve_weak` and `analyze` with the reference and
-/// returns the score.
-fn agree<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-    reference: &mut Reference,
-) -> i32 {
-    let moves = reference.move_scores(p);
-    let expected = moves.into_iter().flatten().max().expect("moves");
-    assert_eq!(solver.solve(p), expected, "solve\n{p}");
-    assert_eq!(solver.solve_weak(p), expected.signum(), "solve_weak\n{p}");
-    assert_eq!(solver.analyze(p), moves, "analyze\n{p}");
-    assert_eq!(
-        solver.best_move(p),
-        Solver::<W, H>::best_of(&moves),
-        "best_move\n{p}"
-    );
-    expected
-}
-
-/// How many positions of a random sample the side to move wins, draws and
-/// loses; a sample without all three tests less than it seems to.
-#[derive(Debug, Default)]
-struct Outcomes([usize; 3]);
-
-impl Outcomes {
-    fn note(&mut self, score: i32) {
-        self.0[(score.signum() + 1) as usize] += 1;
-    }
-
-    fn check(&self) {
-        assert!(
-            self.0.iter().all(|&n| n > 0),
-            "losses, draws, wins: {self:?}"
-        );
-    }
-}
-
 #[test]
 fn agrees_with_unpruned_negamax_late_in_7x6_games() {
     let mut rng = Rng::new(0x5EED_0001);
@@ -295,31 +257,6 @@ fn agrees_with_negamax_on_random_6x4_positions() {
         let p = random_position::<6, 4>(&mut rng, len);
         solver.clear_table();
         outcomes.note(agree(&mut solver, &p, &mut reference));
-    }
-    outcomes.check();
-}
-
-/// Random positions with at most 14 empty cells on one board size, each
-/// checked against the unpruned negamax.
-fn late_positions_agree<const W: usize, const H: usize>(seed: u64, outcomes: &mut Outcomes) {
-    let mut rng = Rng::new(seed);
-    let mut solver = Solver::<W, H>::with_table_mb(4);
-    for _ in 0..25 {
-        let len = (W * H) as u32 - 6 - rng.below(9) as u32;
-        let p = random_unfinished::<W, H>(&mut rng, len);
-        // A memo per position: with at most 14 empty cells it stays small.
-        outcomes.note(agree(&mut solver, &p, &mut Reference::remembering()));
-    }
-}
-
-/// Every board size the command line offers, through the same dispatch it
-/// uses: the layout's masks, keys and table sizes differ with each.
-#[test]
-fn agrees_with_negamax_late_in_games_on_every_board_size() {
-    let mut outcomes = Outcomes::default();
-    for (i, size) in score4::BoardSize::all().enumerate() {
-        let seed = 0x5EED_1000 + i as u64;
-        score4::with_board_size!(size, late_positions_agree(seed, &mut outcomes));
     }
     outcomes.check();
 }
