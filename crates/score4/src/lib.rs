@@ -22,6 +22,8 @@
 //!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
 //! - [`rng`]: a small seeded generator, for samples that can be repeated.
+//! - [`game`] and [`play`]: a game with undo and redo, and the opponents
+//!   that every face of the game offers.
 //!
 //! ```
 //! use score4::Position;
@@ -38,6 +40,7 @@ pub mod book;
 pub mod classic;
 pub mod error;
 pub mod fixture;
+pub mod game;
 pub mod heuristic;
 pub mod input;
 mod mem;
