@@ -10,6 +10,7 @@ mod bench;
 mod book;
 mod engine;
 mod output;
+mod play;
 mod solve;
 
 use std::ffi::OsString;
@@ -53,6 +54,9 @@ enum Command {
     /// Build, merge, check and describe opening books.
     #[command(subcommand)]
     Book(book::Command),
+    /// Play in the terminal, against the solver or another person, with
+    /// every column's exact score at hand.
+    Play(play::Args),
     /// Serve the analysis and play page, and its JSON API, over HTTP.
     Serve {
         /// Address to listen on; the default takes connections from this
@@ -136,6 +140,7 @@ fn main() -> ExitCode {
                 Command::Solve(a) => solve::run(a),
                 Command::Bench(a) => bench::run(a),
                 Command::Book(c) => book::run(c),
+                Command::Play(a) => play::run(a),
                 Command::Serve { addr } => serve(addr),
             },
             Err(e) => refused(e, args.get(1)),

@@ -13,7 +13,7 @@ use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
 
 /// The deepest classic level the server plays: the classic search cannot
 /// be stopped, and at this depth it answers in well under the time budget.
-pub const MAX_CLASSIC_LEVEL: u32 = 12;
+pub const MAX_CLASSIC_LEVEL: u32 = score4::play::MAX_CLASSIC_LEVEL;
 
 /// What a request asks of a solver.
 #[derive(Clone, Debug, PartialEq)]

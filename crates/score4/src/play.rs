@@ -43,6 +43,11 @@ pub const DEFAULT_TEMPERATURE: f64 = 2.0;
 /// about as likely as any other, which `fair` or a coin would do better.
 pub const MAX_TEMPERATURE: f64 = 100.0;
 
+/// The deepest classic level a face that must stay responsive offers (a
+/// page, a terminal game): the classic search cannot be stopped, and at
+/// this depth it answers within a fraction of a second.
+pub const MAX_CLASSIC_LEVEL: u32 = 12;
+
 /// Who plays the other side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Opponent {

@@ -1,0 +1,314 @@
+//! The game on screen: the position, whose turn it is, the keys, and the
+//! searches (the opponent's move, the columns' scores) on a thread of
+//! their own, so that the screen and the keys stay live while the solver
+//! thinks. A search the player has moved past is stopped by the solver's
+//! handle, not waited for.
+
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use score4::game::Game;
+use score4::play::{choose, ChooseError, Opponent};
+use score4::rng::Rng;
+use score4::solver::{Player, Stopped, DEFAULT_TABLE_MB};
+use score4::{Solver, StopHandle, TableError};
+
+/// How a game starts.
+pub struct Config {
+    /// The starting position, in the notation.
+    pub moves: String,
+    pub opponent: Opponent,
+    /// The opponent moves first from the starting position.
+    pub engine_first: bool,
+    pub ascii: bool,
+    pub seed: u64,
+}
+
+/// What a key asks of the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reply {
+    Continue,
+    Quit,
+}
+
+/// A search's answer, for the moves it was asked about.
+enum Answer<const W: usize> {
+    Move(Result<Option<usize>, ChooseError>),
+    Scores([Option<Result<i32, Stopped>>; W]),
+}
+
+/// The solver and generator go to the search's thread and come back with
+/// its answer.
+type Returned<const W: usize, const H: usize> = (Solver<W, H>, Rng, String, Answer<W>);
+
+/// A search under way.
+struct Busy<const W: usize, const H: usize> {
+    started: Instant,
+    /// Whether it chooses the opponent's move (else it scores the columns).
+    move_search: bool,
+    done: Receiver<Returned<W, H>>,
+}
+
+pub struct App<const W: usize, const H: usize> {
+    pub game: Game<W, H>,
+    pub opponent: Opponent,
+    /// The side the opponent plays; `None` against a human.
+    pub engine: Option<Player>,
+    /// Every column's score is shown.
+    pub hints: bool,
+    /// The column Enter drops a disc in (0-based).
+    pub cursor: usize,
+    /// The scores of the position now, once searched: `None` for a full
+    /// column, `Err` for one not settled.
+    pub scores: Option<[Option<Result<i32, Stopped>>; W]>,
+    /// One line for the player: the last error, or the last reply's time.
+    pub message: String,
+    pub ascii: bool,
+    /// The solver and generator when no search holds them.
+    idle: Option<(Solver<W, H>, Rng)>,
+    stop: StopHandle,
+    busy: Option<Busy<W, H>>,
+}
+
+impl<const W: usize, const H: usize> App<W, H> {
+    pub fn new(config: &Config) -> Result<Self, String> {
+        let game = Game::from_moves(&config.moves).map_err(|e| format!("--moves: {e}"))?;
+        let mut solver = Solver::<W, H>::try_with_table_mb(DEFAULT_TABLE_MB)
+            .map_err(|e: TableError| e.to_string())?;
+        solver.set_threads(score4::solver::all_cores());
+        let to_move = game.to_move();
+        let engine = (config.opponent != Opponent::Human).then(|| {
+            if config.engine_first {
+                to_move
+            } else {
+                to_move.other()
+            }
+        });
+        let mut app = App {
+            game,
+            opponent: config.opponent,
+            engine,
+            hints: false,
+            cursor: W / 2,
+            scores: None,
+            message: String::new(),
+            ascii: config.ascii,
+            stop: solver.stop_handle(),
+            idle: Some((solver, Rng::new(config.seed))),
+            busy: None,
+        };
+        app.next();
+        Ok(app)
+    }
+
+    /// A search is under way.
+    pub fn busy(&self) -> bool {
+        self.busy.is_some()
+    }
+
+    /// How long the search under way has taken, and whether it is the
+    /// opponent's move.
+    pub fn thinking(&self) -> Option<(Duration, bool)> {
+        self.busy
+            .as_ref()
+            .map(|b| (b.started.elapsed(), b.move_search))
+    }
+
+    /// It is the opponent's turn.
+    pub fn engine_to_move(&self) -> bool {
+        !self.game.is_over() && self.engine == Some(self.game.to_move())
+    }
+
+    pub fn key(&mut self, key: KeyEvent) -> Reply {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Char('c') if ctrl => return Reply::Quit,
+            KeyCode::Char('q') => return Reply::Quit,
+            KeyCode::Char(d @ '1'..='9') => {
+                let col = usize::from(d as u8 - b'1');
+                if col < W {
+                    self.cursor = col;
+                    self.drop_disc(col);
+                }
+            }
+            KeyCode::Left => self.cursor = self.cursor.saturating_sub(1),
+            KeyCode::Right => self.cursor = (self.cursor + 1).min(W - 1),
+            KeyCode::Enter | KeyCode::Down | KeyCode::Char(' ') => self.drop_disc(self.cursor),
+            KeyCode::Char('u') => self.undo(),
+            KeyCode::Char('r') => self.redo(),
+            KeyCode::Char('h') => {
+                self.hints = !self.hints;
+                self.next();
+            }
+            KeyCode::Char('n') => {
+                self.cancel();
+                self.game = Game::new();
+                self.message.clear();
+                self.changed();
+            }
+            _ => {}
+        }
+        Reply::Continue
+    }
+
+    fn drop_disc(&mut self, col: usize) {
+        if self.engine_to_move() {
+            self.message = "the opponent is to move; u takes back your last move".into();
+            return;
+        }
+        if let Err(e) = self.game.play(col) {
+            self.message = e.to_string();
+            return;
+        }
+        self.message.clear();
+        self.changed();
+    }
+
+    /// Takes back a move; against an opponent, its reply and your move
+    /// together, so that it is your turn again.
+    fn undo(&mut self) {
+        self.cancel();
+        if !self.game.undo() {
+            self.message = "nothing to undo".into();
+        } else {
+            while self.engine_to_move() && self.game.undo() {}
+            self.message.clear();
+        }
+        self.changed();
+    }
+
+    /// Makes a move taken back again (and the opponent's reply with it).
+    fn redo(&mut self) {
+        self.cancel();
+        if !self.game.redo() {
+            self.message = "nothing to redo".into();
+        } else {
+            while self.engine_to_move() && self.game.can_redo() {
+                self.game.redo();
+            }
+            self.message.clear();
+        }
+        self.changed();
+    }
+
+    /// The position changed: its scores are not known yet.
+    fn changed(&mut self) {
+        self.cancel();
+        self.scores = None;
+        self.next();
+    }
+
+    /// Starts what the position needs: the opponent's move, or the scores.
+    fn next(&mut self) {
+        if self.busy.is_some() || self.game.is_over() {
+            return;
+        }
+        let move_search = self.engine_to_move();
+        if !move_search && (!self.hints || self.scores.is_some()) {
+            return;
+        }
+        let Some((mut solver, mut rng)) = self.idle.take() else {
+            return;
+        };
+        let p = *self.game.position();
+        let moves = self.game.notation();
+        let opponent = self.opponent;
+        let (tx, rx) = mpsc::channel();
+        let spawned = std::thread::Builder::new()
+            .name("score4-play-search".into())
+            .spawn(move || {
+                let answer = if move_search {
+                    Answer::Move(choose(&mut solver, &p, &opponent, &mut rng, None))
+                } else {
+                    Answer::Scores(solver.analyze_until(&p, None))
+                };
+                // The receiver is gone only when the game has ended.
+                let _ = tx.send((solver, rng, moves, answer));
+            });
+        match spawned {
+            Ok(_) => {
+                self.busy = Some(Busy {
+                    started: Instant::now(),
+                    move_search,
+                    done: rx,
+                });
+            }
+            Err(e) => self.message = format!("cannot start the search: {e}"),
+        }
+    }
+
+    /// Takes a finished search's answer, if there is one.
+    pub fn poll(&mut self) {
+        let Some(busy) = &self.busy else { return };
+        match busy.done.try_recv() {
+            Ok(returned) => {
+                let took = busy.started.elapsed();
+                self.busy = None;
+                self.finish(returned, took);
+            }
+            Err(TryRecvError::Empty) => {}
+            Err(TryRecvError::Disconnected) => {
+                self.busy = None;
+                self.message = "the search failed".into();
+            }
+        }
+    }
+
+    /// Waits for the search under way, if any, and takes its answer.
+    #[cfg(test)]
+    pub fn settle(&mut self) {
+        while let Some(busy) = &self.busy {
+            match busy.done.recv() {
+                Ok(returned) => {
+                    let took = busy.started.elapsed();
+                    self.busy = None;
+                    self.finish(returned, took);
+                }
+                Err(_) => self.busy = None,
+            }
+        }
+    }
+
+    fn finish(&mut self, (solver, rng, moves, answer): Returned<W, H>, took: Duration) {
+        self.idle = Some((solver, rng));
+        // An answer for a position the player has left is dropped.
+        if moves == self.game.notation() {
+            match answer {
+                Answer::Scores(scores) => self.scores = Some(scores),
+                Answer::Move(Ok(Some(col))) => {
+                    if self.game.play(col).is_ok() {
+                        self.scores = None;
+                        self.message = format!(
+                            "{} played {} in {:.2} s",
+                            self.opponent,
+                            col + 1,
+                            took.as_secs_f64()
+                        );
+                    }
+                }
+                Answer::Move(Ok(None)) => {}
+                Answer::Move(Err(e)) => self.message = e.to_string(),
+            }
+        }
+        self.next();
+    }
+
+    /// Stops the search under way and takes the solver back (a stopped
+    /// search returns within milliseconds).
+    fn cancel(&mut self) {
+        if let Some(busy) = self.busy.take() {
+            self.stop.stop();
+            if let Ok((solver, rng, _, _)) = busy.done.recv() {
+                self.idle = Some((solver, rng));
+            }
+            self.stop.resume();
+        }
+    }
+
+    /// Stops the search under way without waiting for it: the program is
+    /// about to end.
+    pub fn stop(&self) {
+        self.stop.stop();
+    }
+}

@@ -1,0 +1,456 @@
+//! One frame of the game: the board with its columns numbered, the last
+//! disc ringed and the winning four bracketed; whose turn it is or who
+//! won; the move list; and, when asked for, every column's score in words.
+//!
+//! Discs differ in shape as well as colour (a round disc for the first
+//! player, a diamond for the second, in the Okabe-Ito blue and orange that
+//! colour-blind players tell apart), and `--ascii` draws `X`, `O` and
+//! plain letters without colour.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::Frame;
+use score4::play::words;
+use score4::solver::Player;
+
+use super::app::App;
+
+const BLUE: Color = Color::Rgb(0, 114, 178);
+const ORANGE: Color = Color::Rgb(230, 159, 0);
+const GREEN: Color = Color::Rgb(0, 158, 115);
+const VERMILION: Color = Color::Rgb(213, 94, 0);
+const GREY: Color = Color::Rgb(150, 150, 150);
+
+/// Characters per column on the board.
+const CELL: usize = 4;
+
+struct Look {
+    ascii: bool,
+}
+
+impl Look {
+    fn disc(&self, who: Player) -> &'static str {
+        match (who, self.ascii) {
+            (Player::First, false) => "●",
+            (Player::Second, false) => "◆",
+            (Player::First, true) => "X",
+            (Player::Second, true) => "O",
+        }
+    }
+
+    fn empty(&self) -> &'static str {
+        if self.ascii {
+            "."
+        } else {
+            "·"
+        }
+    }
+
+    fn colour(&self, colour: Color) -> Style {
+        if self.ascii {
+            Style::default()
+        } else {
+            Style::default().fg(colour)
+        }
+    }
+
+    fn player(&self, who: Player) -> Style {
+        self.colour(match who {
+            Player::First => BLUE,
+            Player::Second => ORANGE,
+        })
+    }
+
+    fn score(&self, words: &str) -> Style {
+        self.colour(if words.starts_with("win") {
+            GREEN
+        } else if words.starts_with("loss") {
+            VERMILION
+        } else {
+            GREY
+        })
+    }
+}
+
+/// Who plays `who`, as the status line names them.
+fn name<const W: usize, const H: usize>(app: &App<W, H>, who: Player) -> String {
+    match app.engine {
+        None => format!("{who} player"),
+        Some(engine) if engine == who => app.opponent.to_string(),
+        Some(_) => "you".to_string(),
+    }
+}
+
+/// "win in 3" told as "W3", "draw" as "D", "loss in 12" as "L12".
+fn short(words: &str) -> String {
+    let n: String = words.chars().filter(char::is_ascii_digit).collect();
+    match words.chars().next() {
+        Some('w') => format!("W{n}"),
+        Some('l') => format!("L{n}"),
+        _ => "D".to_string(),
+    }
+}
+
+pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
+    let look = Look { ascii: app.ascii };
+    // The board's rows with its frame, numbers, cursor and scores; or the
+    // side panel's list of every column's score, if longer.
+    let middle_rows = (H + 5).max(W + 8) as u16;
+    let [title, middle, status, message, help, _] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(middle_rows),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(f.area());
+    let board_width = (W * CELL + 3) as u16;
+    let [board, side] =
+        Layout::horizontal([Constraint::Length(board_width), Constraint::Min(20)]).areas(middle);
+
+    let size = format!("{W}x{H}");
+    let you_first = app.engine != Some(Player::First);
+    let vs = match app.engine {
+        None => "two players".to_string(),
+        Some(_) => format!(
+            "you ({}) vs {} ({})",
+            if you_first { "first" } else { "second" },
+            app.opponent,
+            if you_first { "second" } else { "first" }
+        ),
+    };
+    f.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(
+                " score4 play ",
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!("· {size} · {vs}")),
+        ])),
+        title,
+    );
+    draw_board(f, app, &look, board);
+    draw_side(f, app, &look, side);
+    f.render_widget(Paragraph::new(status_line(app, &look)), status);
+    f.render_widget(
+        Paragraph::new(Span::styled(
+            app.message.clone(),
+            Style::default().add_modifier(Modifier::ITALIC),
+        )),
+        message,
+    );
+    f.render_widget(
+        Paragraph::new(format!(
+            "1-{W} or {} Enter: drop  u: undo  r: redo  h: scores  n: new  q: quit",
+            if app.ascii { "<- ->" } else { "← →" }
+        ))
+        .style(Style::default().add_modifier(Modifier::DIM)),
+        help,
+    );
+}
+
+fn draw_board<const W: usize, const H: usize>(
+    f: &mut Frame,
+    app: &App<W, H>,
+    look: &Look,
+    area: Rect,
+) {
+    let game = &app.game;
+    let four = game.winning_four();
+    let last = game.last_move();
+    let mut lines = Vec::with_capacity(H + 3);
+    let marker = if app.ascii { "v" } else { "▼" };
+    lines.push(Line::from(
+        (0..W)
+            .map(|c| {
+                let m = if c == app.cursor && !game.is_over() {
+                    marker
+                } else {
+                    " "
+                };
+                format!(" {m}  ")
+            })
+            .collect::<String>(),
+    ));
+    lines.push(Line::from(
+        (0..W).map(|c| format!(" {}  ", c + 1)).collect::<String>(),
+    ));
+    for row in (0..H).rev() {
+        let mut spans = Vec::with_capacity(W * 2);
+        for col in 0..W {
+            let won = four.is_some_and(|f| f.contains(&(col, row)));
+            let (open, close) = if won {
+                ("[", "]")
+            } else if last == Some((col, row)) {
+                ("(", ")")
+            } else {
+                (" ", " ")
+            };
+            match game.disc(col, row) {
+                Some(who) => {
+                    let mut style = look.player(who);
+                    if won {
+                        style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
+                    }
+                    spans.push(Span::raw(open));
+                    spans.push(Span::styled(look.disc(who), style));
+                    spans.push(Span::raw(format!("{close} ")));
+                }
+                None => spans.push(Span::styled(
+                    format!(" {}  ", look.empty()),
+                    Style::default().add_modifier(Modifier::DIM),
+                )),
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    // Each column's score under it, when shown.
+    if app.hints {
+        let mut spans = Vec::with_capacity(W);
+        for col in 0..W {
+            let text = match app.scores.as_ref().map(|s| s[col]) {
+                None => " ...".to_string(),
+                Some(None) => " -  ".to_string(),
+                Some(Some(Err(_))) => " ?  ".to_string(),
+                Some(Some(Ok(score))) => {
+                    let w = words(game.position(), score).unwrap_or_default();
+                    spans.push(Span::styled(format!("{:<4}", short(&w)), look.score(&w)));
+                    continue;
+                }
+            };
+            spans.push(Span::raw(text));
+        }
+        lines.push(Line::from(spans));
+    }
+    f.render_widget(
+        Paragraph::new(lines).block(Block::bordered().title(" board ")),
+        area,
+    );
+}
+
+fn draw_side<const W: usize, const H: usize>(
+    f: &mut Frame,
+    app: &App<W, H>,
+    look: &Look,
+    area: Rect,
+) {
+    let mut lines = Vec::new();
+    // The notation, as `solve` and the web page read it back.
+    let notation = app.game.notation();
+    lines.push(Line::styled(
+        format!("moves ({})", notation.len()),
+        Style::default().add_modifier(Modifier::BOLD),
+    ));
+    lines.push(Line::raw(if notation.is_empty() {
+        "none yet".to_string()
+    } else {
+        notation
+    }));
+    lines.push(Line::raw(""));
+    if app.hints && !app.game.is_over() {
+        lines.push(Line::styled(
+            "scores for the side to move",
+            Style::default().add_modifier(Modifier::BOLD),
+        ));
+        match &app.scores {
+            None => lines.push(Line::raw("thinking...")),
+            Some(scores) => {
+                let best = scores.iter().flatten().flatten().max().copied();
+                for (col, s) in scores.iter().enumerate() {
+                    let (text, style) = match s {
+                        None => ("-".to_string(), Style::default()),
+                        Some(Err(_)) => ("? (not settled)".to_string(), Style::default()),
+                        Some(Ok(score)) => {
+                            let w = words(app.game.position(), *score).unwrap_or_default();
+                            let star = if Some(*score) == best { " *" } else { "" };
+                            let style = look.score(&w);
+                            (format!("{w}{star}"), style)
+                        }
+                    };
+                    lines.push(Line::from(vec![
+                        Span::raw(format!("{}  ", col + 1)),
+                        Span::styled(text, style),
+                    ]));
+                }
+            }
+        }
+    }
+    f.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(Block::bordered().title(" game ")),
+        area,
+    );
+}
+
+fn status_line<'a, const W: usize, const H: usize>(app: &App<W, H>, look: &Look) -> Line<'a> {
+    let game = &app.game;
+    let who = game.to_move();
+    let disc = |p: Player| Span::styled(look.disc(p), look.player(p));
+    if game.is_over() {
+        return match game.winner() {
+            Some(w) => {
+                let name = name(app, w);
+                let verb = if name == "you" { "win" } else { "wins" };
+                Line::from(vec![
+                    Span::raw(" "),
+                    disc(w),
+                    Span::styled(
+                        format!(" {name} {verb} with move {}!", game.moves().len()),
+                        Style::default().add_modifier(Modifier::BOLD),
+                    ),
+                ])
+            }
+            None => Line::raw(" The board is full: a draw."),
+        };
+    }
+    if let Some((took, move_search)) = app.thinking() {
+        let what = if move_search {
+            format!("{} is thinking", app.opponent)
+        } else {
+            "scoring the columns".to_string()
+        };
+        return Line::from(vec![
+            Span::raw(" "),
+            disc(who),
+            Span::raw(format!(" {what}... {:.1} s", took.as_secs_f64())),
+        ]);
+    }
+    let to_move = name(app, who);
+    let text = if to_move == "you" {
+        " your move".to_string()
+    } else {
+        format!(" {to_move} to move")
+    };
+    Line::from(vec![Span::raw(" "), disc(who), Span::raw(text)])
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::backend::TestBackend;
+    use ratatui::buffer::Buffer;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+    use ratatui::Terminal;
+    use score4::play::Opponent;
+    use score4::{Position, Solver};
+
+    use super::*;
+    use crate::play::app::Config;
+
+    fn app<const W: usize, const H: usize>(
+        moves: &str,
+        opponent: Opponent,
+        ascii: bool,
+    ) -> App<W, H> {
+        let mut app = App::<W, H>::new(&Config {
+            moves: moves.to_string(),
+            opponent,
+            engine_first: false,
+            ascii,
+            seed: 1,
+        })
+        .unwrap();
+        app.settle();
+        app
+    }
+
+    fn render<const W: usize, const H: usize>(app: &App<W, H>, w: u16, h: u16) -> Buffer {
+        let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+        t.draw(|f| frame(f, app)).unwrap();
+        t.backend().buffer().clone()
+    }
+
+    fn text(b: &Buffer) -> String {
+        let mut out = String::new();
+        for y in 0..b.area.height {
+            for x in 0..b.area.width {
+                out.push_str(b[(x, y)].symbol());
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The side panel lists each column's words as the solver scores it.
+    fn check_scores<const W: usize, const H: usize>(moves: &str) {
+        let mut a = app::<W, H>(moves, Opponent::Human, false);
+        a.key(KeyEvent::from(KeyCode::Char('h')));
+        a.settle();
+        let screen = text(&render(&a, 80, 24));
+        println!("{screen}");
+        let p: Position<W, H> = moves.parse().unwrap();
+        let scores = Solver::<W, H>::new().analyze(&p);
+        for (col, s) in scores.iter().enumerate() {
+            let expected = match s {
+                None => format!("{}  -", col + 1),
+                Some(s) => format!("{}  {}", col + 1, words(&p, *s).unwrap()),
+            };
+            assert!(screen.contains(&expected), "{expected:?} in\n{screen}");
+        }
+        assert!(screen.contains("your move") || screen.contains("player to move"));
+    }
+
+    #[test]
+    fn seven_by_six_with_scores() {
+        check_scores::<7, 6>("4453");
+        check_scores::<7, 6>("4444443");
+    }
+
+    #[test]
+    fn five_by_four_with_scores() {
+        check_scores::<5, 4>("3322");
+    }
+
+    #[test]
+    fn a_won_game_brackets_its_four() {
+        let a = app::<7, 6>("4455667", Opponent::Human, true);
+        let screen = text(&render(&a, 80, 24));
+        println!("{screen}");
+        // The bottom row: four X bracketed in columns 4 to 7.
+        assert!(screen.contains(" .   .   .  [X] [X] [X] [X] "), "{screen}");
+        assert!(
+            screen.contains("first player wins with move 7!"),
+            "{screen}"
+        );
+        let b = render(&a, 80, 24);
+        let bracketed = (0..b.area.height)
+            .flat_map(|y| (0..b.area.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| b[(x, y)].symbol() == "[")
+            .count();
+        assert_eq!(bracketed, 4);
+        // Against an opponent the winner is named as who played.
+        let a = app::<7, 6>("445566", Opponent::Perfect, false);
+        // The perfect opponent (second) does not win here: it is "you" to move.
+        assert!(text(&render(&a, 80, 24)).contains("your move"));
+    }
+
+    #[test]
+    fn the_tallest_and_widest_boards_fit_80_by_24() {
+        fn fits<const W: usize, const H: usize>(moves: &str) {
+            let mut a = app::<W, H>(moves, Opponent::Human, false);
+            a.hints = true;
+            let screen = text(&render(&a, 80, 24));
+            println!("{screen}");
+            let rows: Vec<&str> = screen.lines().collect();
+            assert_eq!(rows.len(), 24);
+            // Every row of the board is drawn, the bottom one included,
+            // and the help line below it.
+            let board_rows = rows
+                .iter()
+                .filter(|r| r.contains(" ·  ") || r.contains("● "))
+                .count();
+            assert!(board_rows >= H, "{board_rows} of {H} rows\n{screen}");
+            assert!(rows.iter().any(|r| r.contains("q: quit")), "{screen}");
+            assert!(
+                rows[1..].iter().any(|r| r.contains(&format!(" {W}  "))),
+                "{screen}"
+            );
+        }
+        fits::<4, 15>("1");
+        fits::<9, 6>("5");
+        fits::<7, 6>("");
+    }
+}

@@ -1,0 +1,128 @@
+//! `score4 play`: a full-screen game and analysis board in the terminal.
+//!
+//! - [`app`]: the game on screen, the keys, and the search on its own
+//!   thread (stopped, not waited for, when the player moves on or quits).
+//! - [`draw`]: one frame of it, drawn with ratatui.
+//! - Here: the arguments, the terminal's set-up and restoration, and the
+//!   loop between keys and frames.
+
+mod app;
+mod draw;
+
+use std::io::{self, IsTerminal};
+use std::time::Duration;
+
+use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use score4::play::{Opponent, MAX_CLASSIC_LEVEL};
+use score4::with_board_size;
+
+use crate::output::{self, FAILED, OK};
+use app::{App, Config, Reply};
+
+/// `score4 play` arguments.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    board: crate::BoardArg,
+    /// Start from this position (1-based column digits, as `solve` reads).
+    #[arg(long, value_name = "SEQ", default_value = "")]
+    moves: String,
+    /// Who plays the other side: human (you play both sides, with the
+    /// scores at hand), perfect, fair (a random move that does not lose),
+    /// soft or soft:T (a softmax over the scores), or level:N (the classic
+    /// engine searching N plies, 7x6 only).
+    #[arg(long, value_name = "WHO", default_value = "perfect")]
+    opponent: String,
+    /// Who moves first from the starting position.
+    #[arg(long, value_enum, default_value = "you")]
+    first: First,
+    /// Letters and no colour, for terminals without Unicode or colour.
+    #[arg(long)]
+    ascii: bool,
+    /// Seed of the fair and soft opponents' choices (repeatable games).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum First {
+    You,
+    Engine,
+}
+
+/// The opponent named, if it can play on `size` and answers quickly.
+fn opponent(text: &str, size: score4::BoardSize) -> Result<Opponent, String> {
+    let opponent = text.parse::<Opponent>().map_err(|e| e.to_string())?;
+    opponent.check(size).map_err(|e| e.to_string())?;
+    match opponent {
+        Opponent::Classic { level } if level > MAX_CLASSIC_LEVEL => Err(format!(
+            "bad classic level {level}: the game plays levels 1 to {MAX_CLASSIC_LEVEL}"
+        )),
+        _ => Ok(opponent),
+    }
+}
+
+pub fn run(args: Args) -> u8 {
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        output::error(format_args!(
+            "play needs a terminal; for the scores in text, use `score4 solve --analyze MOVES`"
+        ));
+        return FAILED;
+    }
+    let size = args.board.board;
+    let opponent = match opponent(&args.opponent, size) {
+        Ok(o) => o,
+        Err(e) => {
+            output::error(format_args!("play: --opponent: {e}"));
+            return FAILED;
+        }
+    };
+    let config = Config {
+        moves: args.moves,
+        opponent,
+        engine_first: args.first == First::Engine,
+        ascii: args.ascii,
+        seed: args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        }),
+    };
+    with_board_size!(size, play(config))
+}
+
+fn play<const W: usize, const H: usize>(config: Config) -> u8 {
+    let mut app = match App::<W, H>::new(&config) {
+        Ok(app) => app,
+        Err(e) => {
+            output::error(format_args!("play: {e}"));
+            return FAILED;
+        }
+    };
+    // ratatui's init enters raw mode and the alternate screen, and sets a
+    // panic hook that restores the terminal before the message prints.
+    let mut terminal = ratatui::init();
+    let result = (|| -> io::Result<()> {
+        loop {
+            terminal.draw(|f| draw::frame(f, &app))?;
+            // Short waits keep the thinking time on screen current.
+            if event::poll(Duration::from_millis(if app.busy() { 100 } else { 1000 }))? {
+                if let Event::Key(key) = event::read()? {
+                    if key.kind != KeyEventKind::Release && app.key(key) == Reply::Quit {
+                        return Ok(());
+                    }
+                }
+            }
+            app.poll();
+        }
+    })();
+    app.stop();
+    ratatui::restore();
+    match result {
+        Ok(()) => OK,
+        Err(e) => {
+            output::error(format_args!("play: the terminal failed: {e}"));
+            FAILED
+        }
+    }
+}

@@ -1,0 +1,220 @@
+//! `score4 play` where its players meet it: in a pseudo-terminal of 80x24,
+//! its screen read back from the escape sequences it writes, driven by
+//! key presses.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use portable_pty::{native_pty_system, Child, CommandBuilder, MasterPty, PtySize};
+
+const BIN: &str = env!("CARGO_BIN_EXE_score4");
+
+/// The game running in a pseudo-terminal, and the screen it has drawn.
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    keys: Box<dyn Write + Send>,
+    output: Receiver<Vec<u8>>,
+    screen: vt100::Parser,
+    /// Everything written, escape sequences included.
+    raw: Vec<u8>,
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: 24,
+                cols: 80,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(BIN);
+        cmd.arg("play");
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        let child = pair.slave.spawn_command(cmd).expect("starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("reader");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            keys: pair.master.take_writer().expect("writer"),
+            output: rx,
+            screen: vt100::Parser::new(
+                NonZeroU16::new(24).unwrap(),
+                NonZeroU16::new(80).unwrap(),
+                0,
+            ),
+            raw: Vec::new(),
+            _master: pair.master,
+        }
+    }
+
+    /// Presses each key in `keys`; an escape sequence (an arrow) is one key.
+    fn press(&mut self, keys: &str) {
+        let mut rest = keys;
+        while !rest.is_empty() {
+            let len = if rest.starts_with("\x1b[") {
+                3
+            } else {
+                rest.chars().next().unwrap().len_utf8()
+            };
+            let (k, tail) = rest.split_at(len);
+            rest = tail;
+            self.keys.write_all(k.as_bytes()).unwrap();
+            self.keys.flush().unwrap();
+            // One key at a time, as a person types.
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.screen().contents()
+    }
+
+    /// Waits until the screen shows `text`, at most 30 s.
+    fn wait_for(&mut self, text: &str) {
+        let start = Instant::now();
+        while !self.contents().contains(text) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no {text:?} on the screen:\n{}",
+                self.contents()
+            );
+            if let Ok(bytes) = self.output.recv_timeout(Duration::from_millis(50)) {
+                self.screen.process(&bytes);
+                self.raw.extend_from_slice(&bytes);
+            }
+        }
+    }
+
+    /// Waits for the process to end, at most `limit`; its exit code.
+    fn wait_exit(&mut self, limit: Duration) -> u32 {
+        let start = Instant::now();
+        loop {
+            while let Ok(bytes) = self.output.try_recv() {
+                self.raw.extend_from_slice(&bytes);
+            }
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("still running {limit:?} later:\n{}", self.contents());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+#[test]
+fn a_game_by_keys_with_undo_redo_and_scores() {
+    let mut s = Session::start(&["--opponent", "human", "--ascii"]);
+    s.wait_for("first player to move");
+    // The scores of the empty board, from the built-in book.
+    s.press("h");
+    s.wait_for("4  win in");
+    s.press("445566");
+    s.wait_for("moves (6)");
+    // Arrows and Enter: from column 4 (the last key) three to the right.
+    s.press("\x1b[C\x1b[C\x1b[C\r");
+    s.wait_for("first player wins with move 7!");
+    assert!(s.contents().contains("[X] [X] [X] [X]"), "{}", s.contents());
+    s.press("u");
+    s.wait_for("first player to move");
+    assert!(!s.contents().contains("wins"));
+    s.press("r");
+    s.wait_for("first player wins with move 7!");
+    s.press("n");
+    s.wait_for("none yet");
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
+    // The terminal is given back: the alternate screen left, the cursor shown.
+    let raw = String::from_utf8_lossy(&s.raw);
+    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
+    assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+}
+
+#[test]
+fn the_opponent_replies() {
+    let mut s = Session::start(&["--opponent", "perfect"]);
+    s.wait_for("your move");
+    s.press("4");
+    s.wait_for("moves (2)");
+    s.wait_for("perfect played");
+    s.wait_for("your move");
+    // Undo takes back its reply and your move together.
+    s.press("u");
+    s.wait_for("none yet");
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
+}
+
+#[test]
+fn quitting_while_the_solver_thinks_is_at_once() {
+    // The empty 8x7 board takes the solver minutes.
+    let mut s = Session::start(&[
+        "--board",
+        "8x7",
+        "--opponent",
+        "perfect",
+        "--first",
+        "engine",
+    ]);
+    s.wait_for("perfect is thinking");
+    let pressed = Instant::now();
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+    let took = pressed.elapsed();
+    eprintln!("quit while thinking: the process ended {took:?} after the key");
+    assert!(took < Duration::from_secs(1), "{took:?}");
+}
+
+#[test]
+fn without_a_terminal_it_names_the_text_analysis() {
+    let o = std::process::Command::new(BIN)
+        .args(["play"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("score4 solve --analyze"), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_one_line() {
+    for (args, words) in [
+        (
+            &["--moves", "448"][..],
+            "move 3: column 8 is out of range 1..7",
+        ),
+        (&["--opponent", "level:5", "--board", "5x4"], "only on 7x6"),
+        (&["--opponent", "level:20"], "levels 1 to 12"),
+        (&["--opponent", "wizard"], "unknown opponent"),
+    ] {
+        let mut s = Session::start(args);
+        assert_eq!(s.wait_exit(Duration::from_secs(10)), 2, "{args:?}");
+        let said = String::from_utf8_lossy(&s.raw).to_string();
+        assert!(said.contains(words), "{args:?}: {said}");
+    }
+}
