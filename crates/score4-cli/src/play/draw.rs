@@ -97,7 +97,7 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     let look = Look { ascii: app.ascii };
     // The board's rows with its frame, numbers, cursor and scores; or the
     // side panel's list of every column's score, if longer.
-    let middle_rows = (H + 5).max(W + 8) as u16;
+    let middle_rows = (H + 5).max(W + 7) as u16;
     let [title, middle, status, message, help, _] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(middle_rows),
