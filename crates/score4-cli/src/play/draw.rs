@@ -98,6 +98,20 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     // The board's rows with its frame, numbers, cursor and scores; or the
     // side panel's list of every column's score, if longer.
     let middle_rows = (H + 5).max(W + 7) as u16;
+    let (need_w, need_h) = ((W * CELL + 3) as u16 + 24, middle_rows + 4);
+    let area = f.area();
+    if area.width < need_w || area.height < need_h {
+        f.render_widget(
+            Paragraph::new(format!(
+                "The terminal is {}x{}; a {W}x{H} board needs {need_w}x{need_h}. \
+                 Enlarge it, or press q to quit.",
+                area.width, area.height
+            ))
+            .wrap(Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
     let [title, middle, status, message, help, _] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(middle_rows),
@@ -425,6 +439,18 @@ mod tests {
         let a = app::<7, 6>("445566", Opponent::Perfect, false);
         // The perfect opponent (second) does not win here: it is "you" to move.
         assert!(text(&render(&a, 80, 24)).contains("your move"));
+    }
+
+    #[test]
+    fn a_terminal_too_small_says_what_it_needs() {
+        let a = app::<7, 6>("44", Opponent::Human, false);
+        let screen = text(&render(&a, 40, 10));
+        let words = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words.contains("The terminal is 40x10; a 7x6 board needs 55x18."),
+            "{screen}"
+        );
+        assert!(!text(&render(&a, 55, 18)).contains("The terminal is"));
     }
 
     #[test]
