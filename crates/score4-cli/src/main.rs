@@ -215,7 +215,7 @@ fn refused(e: clap::Error, command: Option<&OsString>) -> u8 {
                     "{c}: a subcommand is needed (see score4 {c} --help)"
                 )),
                 None => output::error(
-                    "a command is needed: engine, solve, bench or book (see score4 --help)",
+                    "a command is needed: engine, solve, bench, book, play or serve (see score4 --help)",
                 ),
             }
             FAILED

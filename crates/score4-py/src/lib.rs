@@ -1,0 +1,760 @@
+//! score4 for Python: the library's positions, solver, books and classic
+//! engine as Python classes. This crate only converts: every rule, search
+//! and message is the library's.
+//!
+//! Columns given or returned as integers are 0-based (list indices); move
+//! strings are 1-based digits, the notation of the command line. Bad input
+//! raises `ValueError` in the library's words. Searches release the GIL,
+//! and Ctrl-C stops them (`KeyboardInterrupt`) through the library's
+//! stoppable search.
+
+use std::any::Any;
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::prelude::*;
+use score4::book::{self, Book as RustBook};
+use score4::classic::{self, Outcome, Request};
+use score4::solver::{Player, Stopped};
+use score4::{with_board_size, BoardSize, SolveError, StopHandle};
+
+type RustPosition<const W: usize, const H: usize> = score4::Position<W, H>;
+type RustSolver<const W: usize, const H: usize> = score4::Solver<W, H>;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// A board size from Python's `(width, height)`.
+fn board_size((w, h): (usize, usize)) -> PyResult<BoardSize> {
+    BoardSize::new(w, h).map_err(value_error)
+}
+
+/// The position after `moves` (0-based columns, checked when they were played).
+fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosition<W, H> {
+    let mut p = RustPosition::new();
+    for &c in moves {
+        p.play(usize::from(c));
+    }
+    p
+}
+
+/// A Connect Four position: a board size and the moves played from the
+/// empty board.
+///
+/// Integer columns are 0-based, as list indices; move strings are 1-based
+/// digits, as on the command line (`"4453"`: the centre column twice, then
+/// columns 5 and 3).
+///
+/// >>> from score4 import Position
+/// >>> p = Position.from_moves("4453")
+/// >>> p.moves, p.board, p.to_move
+/// ('4453', (7, 6), 1)
+/// >>> p.legal_moves()
+/// [0, 1, 2, 3, 4, 5, 6]
+/// >>> q = p.copy(); q.play(2); q.moves
+/// '44533'
+/// >>> p == Position("4453")
+/// True
+#[pyclass(module = "score4", from_py_object)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Position {
+    size: BoardSize,
+    moves: Vec<u8>,
+}
+
+fn check_moves<const W: usize, const H: usize>(text: &str) -> PyResult<Vec<u8>> {
+    RustPosition::<W, H>::parse(text).map_err(value_error)?;
+    Ok(text.bytes().map(|b| b - b'1').collect())
+}
+
+fn legal<const W: usize, const H: usize>(moves: &[u8]) -> Vec<usize> {
+    position::<W, H>(moves).playable_columns().collect()
+}
+
+fn winning_move<const W: usize, const H: usize>(moves: &[u8], col: usize) -> bool {
+    let p = position::<W, H>(moves);
+    !p.is_game_over() && p.can_play(col) && p.is_winning_move(col)
+}
+
+fn wins_next<const W: usize, const H: usize>(moves: &[u8]) -> bool {
+    let p = position::<W, H>(moves);
+    !p.is_game_over() && p.can_win_next()
+}
+
+fn over<const W: usize, const H: usize>(moves: &[u8]) -> bool {
+    position::<W, H>(moves).is_game_over()
+}
+
+fn has_won<const W: usize, const H: usize>(moves: &[u8]) -> bool {
+    position::<W, H>(moves).opponent_has_won()
+}
+
+fn array<const W: usize, const H: usize>(moves: &[u8]) -> Vec<Vec<u32>> {
+    let p = position::<W, H>(moves);
+    let first = p.first_player();
+    let all = p.occupied();
+    (0..H)
+        .rev()
+        .map(|row| {
+            (0..W)
+                .map(|col| {
+                    let cell = score4::Geometry::<W, H>::cell(col, row);
+                    if !all.contains(cell) {
+                        0
+                    } else if first.contains(cell) {
+                        1
+                    } else {
+                        2
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn drawing<const W: usize, const H: usize>(moves: &[u8]) -> String {
+    position::<W, H>(moves).to_string()
+}
+
+impl Position {
+    fn width(&self) -> usize {
+        self.size.width()
+    }
+
+    fn to_move_player(&self) -> Player {
+        Player::after_moves(self.moves.len() as u32)
+    }
+
+    fn column(&self, col: i64) -> PyResult<usize> {
+        usize::try_from(col)
+            .ok()
+            .filter(|&c| c < self.width())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "column {col} is out of range 0..{} (Python columns are 0-based)",
+                    self.width() - 1
+                ))
+            })
+    }
+}
+
+#[pymethods]
+impl Position {
+    /// The position after `moves` (1-based column digits) on a board of
+    /// `board = (width, height)`.
+    #[new]
+    #[pyo3(signature = (moves = "", board = (7, 6)))]
+    fn new(moves: &str, board: (usize, usize)) -> PyResult<Self> {
+        let size = board_size(board)?;
+        let moves = with_board_size!(size, check_moves(moves))?;
+        Ok(Position { size, moves })
+    }
+
+    /// The same as `Position(moves, board)`.
+    #[staticmethod]
+    #[pyo3(signature = (moves, board = (7, 6)))]
+    fn from_moves(moves: &str, board: (usize, usize)) -> PyResult<Self> {
+        Self::new(moves, board)
+    }
+
+    /// `(width, height)`.
+    #[getter]
+    fn board(&self) -> (usize, usize) {
+        (self.size.width(), self.size.height())
+    }
+
+    /// The moves played, as 1-based column digits.
+    #[getter]
+    fn moves(&self) -> String {
+        self.moves.iter().map(|&c| char::from(b'1' + c)).collect()
+    }
+
+    /// How many discs are on the board.
+    #[getter]
+    fn moves_played(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// The player to move: 1 (who moved first) or 2.
+    #[getter]
+    fn to_move(&self) -> u8 {
+        match self.to_move_player() {
+            Player::First => 1,
+            Player::Second => 2,
+        }
+    }
+
+    /// Drops a disc of the side to move in column `col` (0-based).
+    ///
+    /// >>> p = Position("44"); p.play(2); p.moves
+    /// '443'
+    fn play(&mut self, col: i64) -> PyResult<()> {
+        let col = self.column(col)?;
+        let mut text = self.moves();
+        text.push(char::from(b'1' + col as u8));
+        *self = Self::new(&text, self.board())?;
+        Ok(())
+    }
+
+    /// The columns (0-based) a disc can be dropped in; none once the game is over.
+    fn legal_moves(&self) -> Vec<usize> {
+        if self.is_game_over() {
+            return Vec::new();
+        }
+        with_board_size!(self.size, legal(&self.moves))
+    }
+
+    /// Whether column `col` (0-based) has room and the game goes on.
+    fn can_play(&self, col: i64) -> PyResult<bool> {
+        let col = self.column(col)?;
+        Ok(self.legal_moves().contains(&col))
+    }
+
+    /// Whether a disc in column `col` (0-based) makes four at once.
+    ///
+    /// >>> Position("445566").is_winning_move(6)
+    /// True
+    fn is_winning_move(&self, col: i64) -> PyResult<bool> {
+        let col = self.column(col)?;
+        Ok(with_board_size!(self.size, winning_move(&self.moves, col)))
+    }
+
+    /// Whether the side to move can make four with its next disc.
+    fn can_win_next(&self) -> bool {
+        with_board_size!(self.size, wins_next(&self.moves))
+    }
+
+    /// Whether someone has four in a row or the board is full.
+    fn is_game_over(&self) -> bool {
+        with_board_size!(self.size, over(&self.moves))
+    }
+
+    /// 1 or 2 for the player with four in a row; None while the game goes
+    /// on and for a draw.
+    fn winner(&self) -> Option<u8> {
+        with_board_size!(self.size, has_won(&self.moves)).then(|| match self.to_move_player() {
+            Player::First => 2,
+            Player::Second => 1,
+        })
+    }
+
+    /// The board as rows of cells, the top row first: 0 empty, 1 the first
+    /// player's disc, 2 the second's.
+    ///
+    /// >>> Position("44", board=(4, 4)).to_array()
+    /// [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2], [0, 0, 0, 1]]
+    fn to_array(&self) -> Vec<Vec<u32>> {
+        with_board_size!(self.size, array(&self.moves))
+    }
+
+    /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
+    ///
+    /// >>> Position("12").mirror().moves
+    /// '76'
+    fn mirror(&self) -> Position {
+        let w = self.width() as u8;
+        Position {
+            size: self.size,
+            moves: self.moves.iter().map(|&c| w - 1 - c).collect(),
+        }
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.extract::<Position>().is_ok_and(|o| o == *self)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.hash(&mut h);
+        h.finish()
+    }
+
+    fn __str__(&self) -> String {
+        with_board_size!(self.size, drawing(&self.moves))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Position('{}', board=({}, {}))",
+            self.moves(),
+            self.size.width(),
+            self.size.height()
+        )
+    }
+}
+
+/// A position given as a `Position`, or as a move string on `board`.
+fn read_position(pos: &Bound<'_, PyAny>, board: Option<(usize, usize)>) -> PyResult<Position> {
+    if let Ok(p) = pos.extract::<Position>() {
+        if board.is_some_and(|b| b != p.board()) {
+            return Err(PyValueError::new_err(
+                "board= disagrees with the Position's own board",
+            ));
+        }
+        return Ok(p);
+    }
+    match pos.extract::<String>() {
+        Ok(moves) => Position::new(&moves, board.unwrap_or((7, 6))),
+        Err(_) => Err(PyValueError::new_err(
+            "expected a Position or a move string such as \"4453\"",
+        )),
+    }
+}
+
+/// An opening book: the exact score of every position with at most
+/// `depth` moves on one board.
+#[pyclass(module = "score4", frozen)]
+struct Book {
+    book: Arc<RustBook>,
+}
+
+fn book_score<const W: usize, const H: usize>(book: &RustBook, moves: &[u8]) -> Option<i32> {
+    book.score(&position::<W, H>(moves))
+}
+
+#[pymethods]
+impl Book {
+    /// Reads a book file (as `score4 book build` writes), checked whole.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Book> {
+        let book = RustBook::load(&path).map_err(value_error)?;
+        Ok(Book {
+            book: Arc::new(book),
+        })
+    }
+
+    /// Builds the book of every position with at most `depth` moves on
+    /// `board`, saves it at `path` and returns it. `progress`, if given, is
+    /// called as `progress(done, total)` as the leaves are solved. A build
+    /// stopped (by Ctrl-C, say) resumes from `path + ".partial"`.
+    #[staticmethod]
+    #[pyo3(signature = (path, depth, board = (7, 6), threads = 1, table_mb = 64, progress = None))]
+    fn build(
+        py: Python<'_>,
+        path: PathBuf,
+        depth: u32,
+        board: (usize, usize),
+        threads: usize,
+        table_mb: usize,
+        progress: Option<Py<PyAny>>,
+    ) -> PyResult<Book> {
+        let options = book::build::Options {
+            size: board_size(board)?,
+            depth,
+            share: None,
+            threads: threads.clamp(1, score4::solver::MAX_THREADS),
+            table_mb: table_mb.max(1),
+            out: path,
+        };
+        let failed: Mutex<Option<PyErr>> = Mutex::new(None);
+        let built = py.detach(|| {
+            book::build::build(&options, |p| {
+                if let Some(cb) = &progress {
+                    Python::attach(|py| {
+                        if let Err(e) = cb.call1(py, (p.done, p.total)) {
+                            if let Ok(mut f) = failed.lock() {
+                                f.get_or_insert(e);
+                            }
+                        }
+                    });
+                }
+            })
+        });
+        if let Some(e) = failed.into_inner().ok().flatten() {
+            return Err(e);
+        }
+        let built = built.map_err(value_error)?;
+        Ok(Book {
+            book: Arc::new(built.book),
+        })
+    }
+
+    /// `(width, height)` of the book's board.
+    #[getter]
+    fn board(&self) -> (usize, usize) {
+        (self.book.size().width(), self.book.size().height())
+    }
+
+    /// The most moves a position in the book has.
+    #[getter]
+    fn depth(&self) -> u32 {
+        self.book.depth()
+    }
+
+    fn __len__(&self) -> usize {
+        self.book.len()
+    }
+
+    /// The exact score of `pos` if the book holds it, else None.
+    #[pyo3(signature = (pos, board = None))]
+    fn score(
+        &self,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+    ) -> PyResult<Option<i32>> {
+        let p = read_position(pos, board.or(Some(self.board())))?;
+        if p.size != self.book.size() {
+            return Err(PyValueError::new_err(format!(
+                "the book is for {}, not {}",
+                self.book.size(),
+                p.size
+            )));
+        }
+        Ok(with_board_size!(p.size, book_score(&self.book, &p.moves)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<score4.Book of {}, depth {}, {} positions>",
+            self.book.size(),
+            self.book.depth(),
+            self.book.len()
+        )
+    }
+}
+
+/// Which book a solver answers from.
+#[derive(Clone)]
+enum BookChoice {
+    BuiltIn,
+    None,
+    File(Arc<RustBook>),
+}
+
+/// The perfect solver. One per thread: a Solver searches one position at a
+/// time (solvers in different threads search at once: the GIL is released).
+///
+/// Scores are from the side to move: 0 a draw; a win with the mover's own
+/// k-th disc scores `(width * height) // 2 + 1 - k`, a loss the negative.
+///
+/// >>> from score4 import Solver
+/// >>> solver = Solver()
+/// >>> solver.solve("4453")
+/// -2
+/// >>> solver.solve_weak("4453")
+/// -1
+/// >>> solver.analyze("445566")
+/// [17, 17, 18, 17, 17, 17, 18]
+/// >>> solver.best_move("445566")
+/// 2
+/// >>> solver.solve("33", board=(5, 4))
+/// 0
+#[pyclass(module = "score4")]
+struct Solver {
+    table_mb: usize,
+    threads: usize,
+    book: BookChoice,
+    /// The solver of the board last asked about, made on first use.
+    current: Option<(BoardSize, Box<dyn Any + Send + Sync>)>,
+    nodes: u64,
+}
+
+/// What a search is asked.
+#[derive(Clone, Copy)]
+enum Ask {
+    Strong,
+    Weak,
+    Analyze,
+    Best,
+}
+
+/// A search's answer.
+enum Found {
+    Score(i32),
+    Scores(Vec<Option<i32>>),
+    Column(Option<usize>),
+}
+
+/// Runs `work` on a scoped thread while this one, without the GIL, waits;
+/// every 50 ms it takes the GIL back to let Python see a pending signal
+/// (Ctrl-C), and on one stops the search by `handle` and raises it.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    handle: &StopHandle,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    let slot: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
+    std::thread::scope(|s| {
+        let worker = s.spawn(|| {
+            let out = work();
+            if let Ok(mut v) = slot.0.lock() {
+                *v = Some(out);
+            }
+            slot.1.notify_all();
+        });
+        loop {
+            let got = py.detach(|| {
+                let guard = slot.0.lock().ok()?;
+                let (mut guard, _) = slot
+                    .1
+                    .wait_timeout_while(guard, Duration::from_millis(50), |v| v.is_none())
+                    .ok()?;
+                guard.take()
+            });
+            if let Some(v) = got {
+                return Ok(v);
+            }
+            if worker.is_finished() {
+                // It ended without an answer: it panicked, and the scope
+                // carries the panic on to PyO3.
+                return Err(PyRuntimeError::new_err("the search failed"));
+            }
+            if let Err(e) = py.check_signals() {
+                handle.stop();
+                while !worker.is_finished() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                handle.resume();
+                return Err(e);
+            }
+        }
+    })
+}
+
+fn search_on<const W: usize, const H: usize>(
+    this: &mut Solver,
+    py: Python<'_>,
+    moves: &[u8],
+    ask: Ask,
+    timeout: Option<f64>,
+) -> PyResult<Found> {
+    let p = position::<W, H>(moves);
+    if !matches!(ask, Ask::Analyze) {
+        SolveError::check(&p).map_err(value_error)?;
+    }
+    let size = BoardSize::of::<W, H>();
+    if this.current.as_ref().is_none_or(|(s, _)| *s != size) {
+        // The old table goes before the new one is made.
+        this.current = None;
+        let mut solver =
+            RustSolver::<W, H>::try_with_table_mb(this.table_mb).map_err(value_error)?;
+        solver.set_threads(this.threads);
+        match &this.book {
+            BookChoice::BuiltIn => {}
+            BookChoice::None => solver.drop_book(),
+            BookChoice::File(book) if book.size() == size => {
+                solver.use_book(Arc::clone(book)).map_err(value_error)?
+            }
+            BookChoice::File(_) => solver.drop_book(),
+        }
+        this.current = Some((size, Box::new(solver)));
+    }
+    let solver = this
+        .current
+        .as_mut()
+        .and_then(|(_, s)| s.downcast_mut::<RustSolver<W, H>>())
+        .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))?;
+    let deadline = match timeout {
+        None => None,
+        Some(t) if t.is_finite() && t >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(t)),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "bad timeout {t}: expected seconds, 0 or more"
+            )))
+        }
+    };
+    let handle = solver.stop_handle();
+    let before = solver.nodes();
+    let found = interruptible(py, &handle, || -> Result<Found, Stopped> {
+        Ok(match ask {
+            Ask::Strong => Found::Score(solver.solve_until(&p, deadline)?),
+            Ask::Weak => Found::Score(solver.solve_weak_until(&p, deadline)?),
+            Ask::Best => Found::Column(solver.best_move_until(&p, deadline)?),
+            Ask::Analyze => Found::Scores(
+                solver
+                    .analyze_until(&p, deadline)
+                    .into_iter()
+                    .map(Option::transpose)
+                    .collect::<Result<_, Stopped>>()?,
+            ),
+        })
+    })?;
+    this.nodes += solver.nodes().wrapping_sub(before);
+    found.map_err(|_| PyTimeoutError::new_err("the search did not finish within the timeout"))
+}
+
+impl Solver {
+    fn search(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+        ask: Ask,
+        timeout: Option<f64>,
+    ) -> PyResult<Found> {
+        let p = read_position(pos, board)?;
+        with_board_size!(p.size, search_on(self, py, &p.moves, ask, timeout))
+    }
+}
+
+#[pymethods]
+impl Solver {
+    /// A solver with a table of `table_mb` MiB, searching with `threads`
+    /// threads; `book` is True (the built-in 7x6 book), False (search
+    /// every position), a path to a book file, or a `Book`.
+    #[new]
+    #[pyo3(signature = (table_mb = 64, threads = 1, book = None))]
+    fn new(table_mb: usize, threads: usize, book: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        if !(1..=1 << 16).contains(&table_mb) {
+            return Err(PyValueError::new_err(format!(
+                "bad table_mb {table_mb}: expected a size in MiB from 1 to 65536"
+            )));
+        }
+        if !(1..=score4::solver::MAX_THREADS).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "bad threads {threads}: expected 1 to {}",
+                score4::solver::MAX_THREADS
+            )));
+        }
+        let book = match book {
+            None => BookChoice::BuiltIn,
+            Some(b) => {
+                if let Ok(flag) = b.extract::<bool>() {
+                    if flag {
+                        BookChoice::BuiltIn
+                    } else {
+                        BookChoice::None
+                    }
+                } else if let Ok(book) = b.cast::<Book>() {
+                    BookChoice::File(Arc::clone(&book.get().book))
+                } else if let Ok(path) = b.extract::<PathBuf>() {
+                    BookChoice::File(Arc::new(RustBook::load(&path).map_err(value_error)?))
+                } else {
+                    return Err(PyValueError::new_err(
+                        "book must be True, False, a path or a Book",
+                    ));
+                }
+            }
+        };
+        Ok(Solver {
+            table_mb,
+            threads,
+            book,
+            current: None,
+            nodes: 0,
+        })
+    }
+
+    /// The exact score of `pos` (a Position, or a move string on `board`),
+    /// for the side to move. With `timeout` (seconds) raises TimeoutError
+    /// if the search has not finished by then.
+    #[pyo3(signature = (pos, board = None, timeout = None))]
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+        timeout: Option<f64>,
+    ) -> PyResult<i32> {
+        match self.search(py, pos, board, Ask::Strong, timeout)? {
+            Found::Score(s) => Ok(s),
+            _ => unreachable!("a strong solve scores"),
+        }
+    }
+
+    /// Who wins: 1 (the side to move), 0 (a draw) or -1; faster than `solve`.
+    #[pyo3(signature = (pos, board = None, timeout = None))]
+    fn solve_weak(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+        timeout: Option<f64>,
+    ) -> PyResult<i32> {
+        match self.search(py, pos, board, Ask::Weak, timeout)? {
+            Found::Score(s) => Ok(s),
+            _ => unreachable!("a weak solve scores"),
+        }
+    }
+
+    /// The score of each move (index = 0-based column), None for a full
+    /// column; every entry None once the game is over.
+    #[pyo3(signature = (pos, board = None, timeout = None))]
+    fn analyze(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+        timeout: Option<f64>,
+    ) -> PyResult<Vec<Option<i32>>> {
+        match self.search(py, pos, board, Ask::Analyze, timeout)? {
+            Found::Scores(s) => Ok(s),
+            _ => unreachable!("an analysis lists scores"),
+        }
+    }
+
+    /// A perfect move (0-based column): the fastest win, else a draw, else
+    /// the slowest loss; the centre-most of equals.
+    #[pyo3(signature = (pos, board = None, timeout = None))]
+    fn best_move(
+        &mut self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<(usize, usize)>,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<usize>> {
+        match self.search(py, pos, board, Ask::Best, timeout)? {
+            Found::Column(c) => Ok(c),
+            _ => unreachable!("a best move is a column"),
+        }
+    }
+
+    /// Positions searched by this solver so far.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// The classic Score4 engine's move on the 7x6 board given by `cells`
+/// (tokens such as `"o53"`: colour, row from the top, column; the engine
+/// plays `o`), searching `level` plies: the column (0-based) that
+/// `engine o53 y43 -level N` prints, or None when the game is over.
+///
+/// >>> from score4 import engine_move
+/// >>> engine_move(["o53", "y43"], level=7)
+/// 5
+#[pyfunction]
+#[pyo3(signature = (cells, level = 7))]
+fn engine_move(py: Python<'_>, cells: Vec<String>, level: u32) -> PyResult<Option<usize>> {
+    if !(1..=classic::MAX_LEVEL).contains(&level) {
+        return Err(PyValueError::new_err(format!(
+            "bad level {level}: expected a search depth from 1 to {}",
+            classic::MAX_LEVEL
+        )));
+    }
+    let mut request = Request::parse(&cells).map_err(value_error)?;
+    request.level = level;
+    let answer = py
+        .detach(|| classic::try_answer(&request))
+        .map_err(value_error)?;
+    Ok(match answer.outcome {
+        Outcome::Move { column, .. } => Some(column),
+        Outcome::YouWin | Outcome::IWin | Outcome::NoMove => None,
+    })
+}
+
+/// The board sizes supported, as `(width, height)`.
+#[pyfunction]
+fn board_sizes() -> Vec<(usize, usize)> {
+    BoardSize::all().map(|s| (s.width(), s.height())).collect()
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Position>()?;
+    m.add_class::<Solver>()?;
+    m.add_class::<Book>()?;
+    m.add_function(wrap_pyfunction!(engine_move, m)?)?;
+    m.add_function(wrap_pyfunction!(board_sizes, m)?)?;
+    Ok(())
+}
