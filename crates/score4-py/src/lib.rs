@@ -10,11 +10,12 @@
 
 use std::any::Any;
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use score4::book::{self, Book as RustBook};
 use score4::classic::{self, Outcome, Request};
 use score4::solver::{Player, Stopped};
@@ -294,6 +295,11 @@ impl Position {
 
 /// A position given as a `Position`, or as a move string on `board`.
 fn read_position(pos: &Bound<'_, PyAny>, board: Option<(usize, usize)>) -> PyResult<Position> {
+    // A string first, without building the error a failed extraction makes:
+    // on end-game positions that would cost more than the search.
+    if let Ok(text) = pos.cast::<PyString>() {
+        return Position::new(&text.to_cow()?, board.unwrap_or((7, 6)));
+    }
     if let Ok(p) = pos.extract::<Position>() {
         if board.is_some_and(|b| b != p.board()) {
             return Err(PyValueError::new_err(
@@ -474,50 +480,61 @@ enum Found {
     Column(Option<usize>),
 }
 
-/// Runs `work` on a scoped thread while this one, without the GIL, waits;
-/// every 50 ms it takes the GIL back to let Python see a pending signal
-/// (Ctrl-C), and on one stops the search by `handle` and raises it.
-fn interruptible<T: Send>(
-    py: Python<'_>,
-    handle: &StopHandle,
-    work: impl FnOnce() -> T + Send,
-) -> PyResult<T> {
-    let slot: (Mutex<Option<T>>, Condvar) = (Mutex::new(None), Condvar::new());
-    std::thread::scope(|s| {
-        let worker = s.spawn(|| {
-            let out = work();
-            if let Ok(mut v) = slot.0.lock() {
-                *v = Some(out);
-            }
-            slot.1.notify_all();
-        });
-        loop {
-            let got = py.detach(|| {
-                let guard = slot.0.lock().ok()?;
-                let (mut guard, _) = slot
-                    .1
-                    .wait_timeout_while(guard, Duration::from_millis(50), |v| v.is_none())
-                    .ok()?;
-                guard.take()
-            });
-            if let Some(v) = got {
-                return Ok(v);
-            }
-            if worker.is_finished() {
-                // It ended without an answer: it panicked, and the scope
-                // carries the panic on to PyO3.
-                return Err(PyRuntimeError::new_err("the search failed"));
-            }
-            if let Err(e) = py.check_signals() {
-                handle.stop();
-                while !worker.is_finished() {
-                    std::thread::sleep(Duration::from_millis(1));
+/// Searches in flight, each with the moment its stop handle is to be
+/// pulled, watched by one thread for the whole module: the search runs in
+/// the calling thread without the GIL (no thread is started per call, which
+/// would cost more than a whole end-game solve), and is stopped now and
+/// then so that its caller can take the GIL back and let Python see a
+/// pending signal (Ctrl-C) before it goes on from where the table left it.
+struct Watches {
+    next_id: u64,
+    due: Vec<(u64, StopHandle, Instant)>,
+}
+
+static WATCHES: Mutex<Watches> = Mutex::new(Watches {
+    next_id: 0,
+    due: Vec::new(),
+});
+static WATCHER: OnceLock<()> = OnceLock::new();
+
+/// How often the watcher looks.
+const WATCH_TICK: Duration = Duration::from_millis(5);
+/// The first look at the signals comes this soon into a search, the later
+/// ones ever further apart, up to [`MAX_CHECK`]: a short search is never
+/// stopped, a long one restarts from its table a few times a second.
+const FIRST_CHECK: Duration = Duration::from_millis(50);
+const MAX_CHECK: Duration = Duration::from_millis(200);
+
+fn watch(handle: &StopHandle, at: Instant) -> u64 {
+    WATCHER.get_or_init(|| {
+        let _ = std::thread::Builder::new()
+            .name("score4-watch".into())
+            .spawn(|| loop {
+                std::thread::sleep(WATCH_TICK);
+                let now = Instant::now();
+                if let Ok(w) = WATCHES.lock() {
+                    for (_, handle, at) in &w.due {
+                        if now >= *at {
+                            handle.stop();
+                        }
+                    }
                 }
-                handle.resume();
-                return Err(e);
-            }
-        }
-    })
+            });
+    });
+    let mut w = WATCHES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    w.next_id += 1;
+    let id = w.next_id;
+    w.due.push((id, handle.clone(), at));
+    id
+}
+
+fn unwatch(id: u64) {
+    let mut w = WATCHES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    w.due.retain(|(i, _, _)| *i != id);
 }
 
 fn search_on<const W: usize, const H: usize>(
@@ -564,22 +581,51 @@ fn search_on<const W: usize, const H: usize>(
     };
     let handle = solver.stop_handle();
     let before = solver.nodes();
-    let found = interruptible(py, &handle, || -> Result<Found, Stopped> {
-        Ok(match ask {
-            Ask::Strong => Found::Score(solver.solve_until(&p, deadline)?),
-            Ask::Weak => Found::Score(solver.solve_weak_until(&p, deadline)?),
-            Ask::Best => Found::Column(solver.best_move_until(&p, deadline)?),
-            Ask::Analyze => Found::Scores(
-                solver
-                    .analyze_until(&p, deadline)
-                    .into_iter()
-                    .map(Option::transpose)
-                    .collect::<Result<_, Stopped>>()?,
-            ),
-        })
-    })?;
+    let mut interval = FIRST_CHECK;
+    let result = loop {
+        handle.resume();
+        let check = Instant::now() + interval;
+        let id = watch(&handle, deadline.map_or(check, |d| d.min(check)));
+        let found = py.detach(|| run(solver, &p, ask));
+        unwatch(id);
+        match found {
+            Ok(found) => break Ok(found),
+            Err(Stopped) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                break Err(PyTimeoutError::new_err(
+                    "the search did not finish within the timeout",
+                ))
+            }
+            Err(Stopped) => {
+                if let Err(e) = py.check_signals() {
+                    break Err(e);
+                }
+                interval = (interval * 2).min(MAX_CHECK);
+            }
+        }
+    };
+    handle.resume();
     this.nodes += solver.nodes().wrapping_sub(before);
-    found.map_err(|_| PyTimeoutError::new_err("the search did not finish within the timeout"))
+    result
+}
+
+/// One search, stoppable by the solver's handle.
+fn run<const W: usize, const H: usize>(
+    solver: &mut RustSolver<W, H>,
+    p: &RustPosition<W, H>,
+    ask: Ask,
+) -> Result<Found, Stopped> {
+    Ok(match ask {
+        Ask::Strong => Found::Score(solver.solve_until(p, None)?),
+        Ask::Weak => Found::Score(solver.solve_weak_until(p, None)?),
+        Ask::Best => Found::Column(solver.best_move_until(p, None)?),
+        Ask::Analyze => Found::Scores(
+            solver
+                .analyze_until(p, None)
+                .into_iter()
+                .map(Option::transpose)
+                .collect::<Result<_, Stopped>>()?,
+        ),
+    })
 }
 
 impl Solver {
@@ -705,6 +751,19 @@ impl Solver {
         match self.search(py, pos, board, Ask::Best, timeout)? {
             Found::Column(c) => Ok(c),
             _ => unreachable!("a best move is a column"),
+        }
+    }
+
+    /// Empties the table: the next search starts from nothing, as a new
+    /// solver's would (the table's memory is kept).
+    fn reset(&mut self) {
+        fn clear<const W: usize, const H: usize>(solver: &mut (dyn Any + Send + Sync)) {
+            if let Some(s) = solver.downcast_mut::<RustSolver<W, H>>() {
+                s.clear_table();
+            }
+        }
+        if let Some((size, solver)) = self.current.as_mut() {
+            with_board_size!(*size, clear(solver.as_mut()));
         }
     }
 

@@ -226,6 +226,19 @@ def test_books_built_in_from_a_file_and_from_python(tmp_path):
         assert s.nodes == 0
 
 
+def test_reset_forgets_the_table():
+    s = Solver(book=False)
+    moves = labelled("ply9-14.txt", 1)[0][0]
+    s.solve(moves)
+    cold = s.nodes
+    s.solve(moves)
+    warm = s.nodes - cold
+    s.reset()
+    s.solve(moves)
+    again = s.nodes - cold - warm
+    assert warm < cold and again == cold
+
+
 def test_timeout_and_a_second_thread_runs_while_solving():
     solver = Solver(book=False)
     done = {}
