@@ -108,6 +108,15 @@ impl Session {
                 self.raw.extend_from_slice(&bytes);
             }
             if let Some(status) = self.child.try_wait().unwrap() {
+                // The last bytes may still be on their way from the reader,
+                // which ends when the terminal's other side closes.
+                let drained = Instant::now() + Duration::from_secs(5);
+                while let Ok(bytes) = self
+                    .output
+                    .recv_timeout(drained.saturating_duration_since(Instant::now()))
+                {
+                    self.raw.extend_from_slice(&bytes);
+                }
                 return status.exit_code();
             }
             if start.elapsed() > limit {
