@@ -394,7 +394,6 @@ mod tests {
         a.key(KeyEvent::from(KeyCode::Char('h')));
         a.settle();
         let screen = text(&render(&a, 80, 24));
-        println!("{screen}");
         let p: Position<W, H> = moves.parse().unwrap();
         let scores = Solver::<W, H>::new().analyze(&p);
         for (col, s) in scores.iter().enumerate() {
@@ -404,7 +403,10 @@ mod tests {
             };
             assert!(screen.contains(&expected), "{expected:?} in\n{screen}");
         }
-        assert!(screen.contains("your move") || screen.contains("player to move"));
+        assert!(
+            screen.contains("your move") || screen.contains("player to move"),
+            "{screen}"
+        );
     }
 
     #[test]
@@ -422,7 +424,6 @@ mod tests {
     fn a_won_game_brackets_its_four() {
         let a = app::<7, 6>("4455667", Opponent::Human, true);
         let screen = text(&render(&a, 80, 24));
-        println!("{screen}");
         // The bottom row: four X bracketed in columns 4 to 7.
         assert!(screen.contains(" .   .   .  [X] [X] [X] [X] "), "{screen}");
         assert!(
@@ -459,7 +460,6 @@ mod tests {
             let mut a = app::<W, H>(moves, Opponent::Human, false);
             a.hints = true;
             let screen = text(&render(&a, 80, 24));
-            println!("{screen}");
             let rows: Vec<&str> = screen.lines().collect();
             assert_eq!(rows.len(), 24);
             // Every row of the board is drawn, the bottom one included,
