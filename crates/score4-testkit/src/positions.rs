@@ -4,29 +4,8 @@ use score4::Position;
 
 use crate::Rng;
 
-/// Calls `f` once on every position reachable on a `W`x`H` board from the
-/// empty one (transpositions once), finished games left out.
-pub fn for_each_position<const W: usize, const H: usize>(mut f: impl FnMut(&Position<W, H>)) {
-    // Level by level, each level sorted and deduplicated by key: a
-    // sequential sort is several times faster than a hash set of every
-    // position, whose inserts miss the cache once the set outgrows it.
-    let mut level = vec![Position::<W, H>::new()];
-    while !level.is_empty() {
-        let mut next = Vec::with_capacity(level.len() * W);
-        for p in &level {
-            f(p);
-            for col in p.playable_columns() {
-                let child = p.after(col);
-                if !child.is_game_over() {
-                    next.push(child);
-                }
-            }
-        }
-        next.sort_unstable_by_key(|p| p.key());
-        next.dedup_by_key(|p| p.key());
-        level = next;
-    }
-}
+/// The library's walk over every position of a board.
+pub use score4::position::for_each_position;
 
 /// A random game of `len` moves in which nobody has won yet, drawn again
 /// from the start whenever a move would win.

@@ -294,7 +294,8 @@ fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bit
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::plain::{for_each_position, plain_negamax, Memo};
+    use crate::position::for_each_position;
+    use crate::solver::plain::{plain_negamax, Memo};
 
     /// Checks every bound on every position reachable on a small board
     /// against exact scores; returns how often each claimeven bound applied.

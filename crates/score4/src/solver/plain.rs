@@ -5,36 +5,10 @@
 
 use crate::position::Position;
 
-/// Scores remembered by position key. ahash rather than SipHash: the
-/// walks over every position of a small board spend most of their time
-/// hashing keys, and nothing here needs resistance to chosen keys.
+/// Scores remembered by position key. ahash rather than SipHash: over
+/// every position of a small board, most of the time goes to looking keys
+/// up, and nothing here needs resistance to chosen keys.
 pub(crate) type Memo = ahash::AHashMap<u64, i32>;
-
-/// Calls `f` once on every position reachable on a `W`x`H` board from the
-/// empty one, finished games left out.
-pub(crate) fn for_each_position<const W: usize, const H: usize>(
-    mut f: impl FnMut(&Position<W, H>),
-) {
-    // Level by level, each level sorted and deduplicated by key: a
-    // sequential sort is several times faster than a hash set of every
-    // position, whose inserts miss the cache once the set outgrows it.
-    let mut level = vec![Position::<W, H>::new()];
-    while !level.is_empty() {
-        let mut next = Vec::with_capacity(level.len() * W);
-        for p in &level {
-            f(p);
-            for col in p.playable_columns() {
-                let child = p.after(col);
-                if !child.is_game_over() {
-                    next.push(child);
-                }
-            }
-        }
-        next.sort_unstable_by_key(|p| p.key());
-        next.dedup_by_key(|p| p.key());
-        level = next;
-    }
-}
 
 /// The exact score of `p` by trying every continuation, remembered by key:
 /// no pruning, no bounds, nothing but the rules and the score convention.
