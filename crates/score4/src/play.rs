@@ -347,6 +347,33 @@ pub fn classic_board<const W: usize, const H: usize>(p: &Position<W, H>) -> Boar
 /// assert_eq!(words(&q, 18).as_deref(), Some("win in 1"));
 /// ```
 pub fn words<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> Option<String> {
+    told(p, score).map(|t| t.to_string())
+}
+
+/// A move's score as [`words`] tells it, before it is put in words: for
+/// faces that show it otherwise (a colour, a short mark).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Told {
+    /// The side to move's `n`-th move from now, this one included, makes four.
+    Win(u32),
+    /// Nobody makes four.
+    Draw,
+    /// The opponent's four comes after `n` more moves of the side to move.
+    Loss(u32),
+}
+
+impl fmt::Display for Told {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Told::Win(n) => write!(f, "win in {n}"),
+            Told::Draw => f.write_str("draw"),
+            Told::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}
+
+/// [`words`] without the words; `None` for a score no game from `p` can have.
+pub fn told<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> Option<Told> {
     let verdict = Verdict::of(p, score)?;
     let n = p.moves_played();
     // Discs each player has on the board: the first player has moved
@@ -356,11 +383,9 @@ pub fn words<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> 
         Player::Second => n / 2,
     };
     Some(match verdict.win {
-        None => "draw".to_string(),
-        Some((winner, disc)) if winner == verdict.to_move => {
-            format!("win in {}", disc - discs(winner))
-        }
-        Some((winner, disc)) => format!("loss in {}", disc - discs(winner)),
+        None => Told::Draw,
+        Some((winner, disc)) if winner == verdict.to_move => Told::Win(disc - discs(winner)),
+        Some((winner, disc)) => Told::Loss(disc - discs(winner)),
     })
 }
 

@@ -12,7 +12,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
-use score4::play::words;
+use score4::play::{told, Told};
 use score4::solver::Player;
 
 use super::app::App;
@@ -63,13 +63,11 @@ impl Look {
         })
     }
 
-    fn score(&self, words: &str) -> Style {
-        self.colour(if words.starts_with("win") {
-            GREEN
-        } else if words.starts_with("loss") {
-            VERMILION
-        } else {
-            GREY
+    fn score(&self, told: Told) -> Style {
+        self.colour(match told {
+            Told::Win(_) => GREEN,
+            Told::Draw => GREY,
+            Told::Loss(_) => VERMILION,
         })
     }
 }
@@ -83,13 +81,12 @@ fn name<const W: usize, const H: usize>(app: &App<W, H>, who: Player) -> String 
     }
 }
 
-/// "win in 3" told as "W3", "draw" as "D", "loss in 12" as "L12".
-fn short(words: &str) -> String {
-    let n: String = words.chars().filter(char::is_ascii_digit).collect();
-    match words.chars().next() {
-        Some('w') => format!("W{n}"),
-        Some('l') => format!("L{n}"),
-        _ => "D".to_string(),
+/// "win in 3" as "W3", "draw" as "D", "loss in 12" as "L12".
+fn short(told: Told) -> String {
+    match told {
+        Told::Win(n) => format!("W{n}"),
+        Told::Draw => "D".to_string(),
+        Told::Loss(n) => format!("L{n}"),
     }
 }
 
@@ -223,20 +220,17 @@ fn draw_board<const W: usize, const H: usize>(
     }
     // Each column's score under it, when shown.
     if app.hints {
-        let mut spans = Vec::with_capacity(W);
-        for col in 0..W {
-            let text = match app.scores.as_ref().map(|s| s[col]) {
-                None => " ...".to_string(),
-                Some(None) => " -  ".to_string(),
-                Some(Some(Err(_))) => " ?  ".to_string(),
-                Some(Some(Ok(score))) => {
-                    let w = words(game.position(), score).unwrap_or_default();
-                    spans.push(Span::styled(format!("{:<4}", short(&w)), look.score(&w)));
-                    continue;
-                }
-            };
-            spans.push(Span::raw(text));
-        }
+        let spans: Vec<Span> = (0..W)
+            .map(|col| match app.scores.as_ref().map(|s| s[col]) {
+                None => Span::raw(" ..."),
+                Some(None) => Span::raw(" -  "),
+                Some(Some(Err(_))) => Span::raw(" ?  "),
+                Some(Some(Ok(score))) => match told(game.position(), score) {
+                    Some(t) => Span::styled(format!("{:<4}", short(t)), look.score(t)),
+                    None => Span::raw(" ?  "),
+                },
+            })
+            .collect();
         lines.push(Line::from(spans));
     }
     f.render_widget(
@@ -277,12 +271,13 @@ fn draw_side<const W: usize, const H: usize>(
                     let (text, style) = match s {
                         None => ("-".to_string(), Style::default()),
                         Some(Err(_)) => ("? (not settled)".to_string(), Style::default()),
-                        Some(Ok(score)) => {
-                            let w = words(app.game.position(), *score).unwrap_or_default();
-                            let star = if Some(*score) == best { " *" } else { "" };
-                            let style = look.score(&w);
-                            (format!("{w}{star}"), style)
-                        }
+                        Some(Ok(score)) => match told(app.game.position(), *score) {
+                            Some(t) => {
+                                let star = if Some(*score) == best { " *" } else { "" };
+                                (format!("{t}{star}"), look.score(t))
+                            }
+                            None => ("?".to_string(), Style::default()),
+                        },
                     };
                     lines.push(Line::from(vec![
                         Span::raw(format!("{}  ", col + 1)),
@@ -350,6 +345,8 @@ mod tests {
     use ratatui::Terminal;
     use score4::play::Opponent;
     use score4::{Position, Solver};
+
+    use score4::play::words;
 
     use super::*;
     use crate::play::app::Config;
