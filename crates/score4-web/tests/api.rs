@@ -387,27 +387,44 @@ fn a_full_queue_is_refused_with_503_and_retry_after() {
     s.stop();
 }
 
-#[test]
-fn a_client_that_leaves_frees_its_worker() {
-    let s = server(Config {
+/// A server with one worker and a budget long enough that only a client
+/// going away can end a search early.
+fn one_patient_worker() -> Server {
+    server(Config {
         workers: 1,
         budget: Duration::from_secs(120),
         ..Config::default()
-    });
-    let addr = s.addr();
-    let mut leaving = TcpStream::connect(addr).unwrap();
-    leaving
-        .write_all(b"GET /api/analyze?board=8x7 HTTP/1.1\r\n\r\n")
+    })
+}
+
+/// Asks for an 8x7 analysis (minutes of search) and leaves the connection open.
+fn slow_request(addr: SocketAddr, moves: &str) -> TcpStream {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.write_all(format!("GET /api/analyze?board=8x7&moves={moves} HTTP/1.1\r\n\r\n").as_bytes())
         .unwrap();
+    c
+}
+
+/// How long after `left` the one worker answered a quick request; it must
+/// be well under any search's budget.
+fn worker_free_since(addr: SocketAddr, left: Instant) -> Duration {
+    let (status, v) = get(addr, "/api/analyze?moves=4453");
+    let freed = left.elapsed();
+    assert_eq!((status, v["complete"].clone()), (200, true.into()));
+    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    freed
+}
+
+#[test]
+fn a_client_that_leaves_frees_its_worker() {
+    let s = one_patient_worker();
+    let leaving = slow_request(s.addr(), "");
     std::thread::sleep(Duration::from_millis(300));
     let left = Instant::now();
     drop(leaving);
     // The one worker is busy with the search until it sees its client gone.
-    let (status, v) = get(addr, "/api/analyze?moves=4453");
-    let freed = left.elapsed();
-    assert_eq!((status, v["complete"].clone()), (200, true.into()));
+    let freed = worker_free_since(s.addr(), left);
     eprintln!("a cancelled request freed its worker in {freed:?}");
-    assert!(freed < Duration::from_secs(3), "{freed:?}");
     s.stop();
 }
 
@@ -415,35 +432,19 @@ fn a_client_that_leaves_frees_its_worker() {
 /// started: the next client does not wait for a search nobody will read.
 #[test]
 fn a_task_given_up_in_the_queue_is_never_started() {
-    let s = server(Config {
-        workers: 1,
-        budget: Duration::from_secs(120),
-        ..Config::default()
-    });
-    let addr = s.addr();
-    let slow = |moves: &str| {
-        let mut c = TcpStream::connect(addr).unwrap();
-        c.write_all(
-            format!("GET /api/analyze?board=8x7&moves={moves} HTTP/1.1\r\n\r\n").as_bytes(),
-        )
-        .unwrap();
-        c
-    };
+    let s = one_patient_worker();
     // The first holds the one worker; the second waits behind it.
-    let running = slow("");
+    let running = slow_request(s.addr(), "");
     std::thread::sleep(Duration::from_millis(300));
-    let queued = slow("4");
+    let queued = slow_request(s.addr(), "4");
     std::thread::sleep(Duration::from_millis(300));
     drop(queued);
     // The connection thread sees the queued task's client gone.
     std::thread::sleep(Duration::from_millis(300));
     let left = Instant::now();
     drop(running);
-    let (status, v) = get(addr, "/api/analyze?moves=4453");
-    let freed = left.elapsed();
-    assert_eq!((status, v["complete"].clone()), (200, true.into()));
-    eprintln!("the worker was free {freed:?} after its last client left");
     // Had the queued task run, it would hold the worker for its budget.
-    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    let freed = worker_free_since(s.addr(), left);
+    eprintln!("the worker was free {freed:?} after its last client left");
     s.stop();
 }
