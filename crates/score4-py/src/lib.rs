@@ -10,7 +10,7 @@
 
 use std::any::Any;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
@@ -496,45 +496,68 @@ static WATCHES: Mutex<Watches> = Mutex::new(Watches {
     due: Vec::new(),
 });
 static WATCHER: OnceLock<()> = OnceLock::new();
+/// Wakes the watcher when a search is added.
+static WAKE: Condvar = Condvar::new();
 
-/// How often the watcher looks.
-const WATCH_TICK: Duration = Duration::from_millis(5);
 /// The first look at the signals comes this soon into a search, the later
 /// ones ever further apart, up to [`MAX_CHECK`]: a short search is never
 /// stopped, a long one restarts from its table a few times a second.
 const FIRST_CHECK: Duration = Duration::from_millis(50);
 const MAX_CHECK: Duration = Duration::from_millis(200);
 
+fn watches() -> std::sync::MutexGuard<'static, Watches> {
+    WATCHES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The watcher: stops each search when it is due, and sleeps until the
+/// next one is (or until a search is added), never polling.
+fn watcher() {
+    let mut w = watches();
+    loop {
+        let now = Instant::now();
+        for (_, handle, at) in &w.due {
+            if now >= *at {
+                handle.stop();
+            }
+        }
+        // A search already stopped stays listed until its caller takes it off.
+        let next = w
+            .due
+            .iter()
+            .map(|(_, _, at)| *at)
+            .filter(|at| *at > now)
+            .min();
+        w = match next {
+            None => WAKE
+                .wait(w)
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+            Some(at) => {
+                WAKE.wait_timeout(w, at - now)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .0
+            }
+        };
+    }
+}
+
 fn watch(handle: &StopHandle, at: Instant) -> u64 {
     WATCHER.get_or_init(|| {
         let _ = std::thread::Builder::new()
             .name("score4-watch".into())
-            .spawn(|| loop {
-                std::thread::sleep(WATCH_TICK);
-                let now = Instant::now();
-                if let Ok(w) = WATCHES.lock() {
-                    for (_, handle, at) in &w.due {
-                        if now >= *at {
-                            handle.stop();
-                        }
-                    }
-                }
-            });
+            .spawn(watcher);
     });
-    let mut w = WATCHES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut w = watches();
     w.next_id += 1;
     let id = w.next_id;
     w.due.push((id, handle.clone(), at));
+    WAKE.notify_one();
     id
 }
 
 fn unwatch(id: u64) {
-    let mut w = WATCHES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    w.due.retain(|(i, _, _)| *i != id);
+    watches().due.retain(|(i, _, _)| *i != id);
 }
 
 fn search_on<const W: usize, const H: usize>(
