@@ -53,6 +53,22 @@ impl<const W: usize, const H: usize> Position<W, H> {
         }
     }
 
+    /// The position as plain parts, to cross the solver's boundary between
+    /// sizes (see `solver::engine`): the side to move's discs, every disc,
+    /// and the moves played.
+    pub(crate) fn to_parts(self) -> (Bitboard, Bitboard, u32) {
+        (self.current, self.mask, self.moves)
+    }
+
+    /// The position [`to_parts`](Self::to_parts) gave, on the same board.
+    pub(crate) fn from_parts((current, mask, moves): (Bitboard, Bitboard, u32)) -> Self {
+        Position {
+            current,
+            mask,
+            moves,
+        }
+    }
+
     /// Builds a position from the discs of the side to move and of its
     /// opponent. Checks that no cell is taken twice and that every disc rests
     /// on the bottom row or on another disc; piece counts are not checked,

@@ -65,15 +65,20 @@ impl BoardSize {
 
     /// The size `width` x `height`, if supported.
     pub const fn new(width: usize, height: usize) -> Result<BoardSize, SizeError> {
-        if width < MIN_WIDTH
-            || width > MAX_WIDTH
-            || height < MIN_HEIGHT
-            || height > MAX_LAYOUT_BITS
-            || width * (height + 1) > MAX_LAYOUT_BITS
-        {
+        if !Self::supports(width, height) {
             return Err(SizeError::Unsupported { width, height });
         }
         Ok(BoardSize { width, height })
+    }
+
+    /// Whether `width` x `height` is within the supported limits (see
+    /// [`new`](Self::new)).
+    pub const fn supports(width: usize, height: usize) -> bool {
+        width >= MIN_WIDTH
+            && width <= MAX_WIDTH
+            && height >= MIN_HEIGHT
+            && height <= MAX_LAYOUT_BITS
+            && width * (height + 1) <= MAX_LAYOUT_BITS
     }
 
     /// The size of the board code compiled for `W` x `H` works on.

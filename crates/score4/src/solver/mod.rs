@@ -11,8 +11,11 @@
 //! bounds which cells each side gets.
 //!
 //! The parts, in the order a search uses them:
-//! - this module: the [`Solver`] and its probe loop, which narrows the
-//!   score with null-window searches;
+//! - this module: the [`Solver`], a handle to the search compiled for its
+//!   board size;
+//! - `engine`: that search's state and its probe loop, which narrows the
+//!   score with null-window searches, compiled once in this library for
+//!   every supported size;
 //! - `search`: negamax, one position and its moves;
 //! - `bounds`: the static bounds read off the board;
 //! - `order`: which move to search first;
@@ -38,6 +41,7 @@
 //! ```
 
 mod bounds;
+mod engine;
 mod order;
 mod parallel;
 #[cfg(test)]
@@ -50,7 +54,6 @@ pub mod table;
 pub mod tuning;
 mod verdict;
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -58,13 +61,11 @@ use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::mem::TableError;
-use crate::position::{Ending, Position};
+use crate::position::Position;
 use crate::score;
-use search::{Search, Tables};
+use engine::{AnyEngine, Ask, Found};
 pub use stop::{StopHandle, Stopped};
-use table::Table;
 pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
-use tuning::{NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, OWN_NEAR_MAX_EMPTY};
 pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
@@ -80,30 +81,8 @@ pub use verdict::{Player, Verdict};
 /// another book, [`drop_book`](Self::drop_book) searches everything (to
 /// measure the search).
 pub struct Solver<const W: usize = 7, const H: usize = 6> {
-    table: Table,
-    /// With a large `table`: the table of positions near the end, used
-    /// when the threads have none of their own.
-    near: Option<Table>,
-    /// With several threads: each thread's own table of positions near
-    /// the end (see [`set_threads`](Self::set_threads)), the main
-    /// search's first.
-    own_near: Vec<Table>,
-    /// Positions searched over the solver's life.
-    searched: u64,
-    /// The value of `searched` at the last [`reset_nodes`](Self::reset_nodes).
-    searched_at_reset: u64,
-    /// Threads searching each large position together.
-    threads: usize,
-    /// Exact scores of the opening, answered without search.
-    book: Option<Arc<Book>>,
-    /// The searches since the last [`reset_nodes`](Self::reset_nodes), up
-    /// to [`MAX_PROBES`]; allocated once, so recording never allocates.
-    probes: Vec<Probe>,
-    /// Stops the `*_until` searches from another thread.
-    stop: StopHandle,
-    /// Whether the call under way is a `*_until` one, whose searches the
-    /// handle and the deadline stop.
-    stoppable: bool,
+    /// The search compiled for this size (see `engine`).
+    engine: Box<dyn AnyEngine>,
 }
 
 /// Most searches [`Solver::probes`] keeps: room for a strong solve of
@@ -194,11 +173,6 @@ impl<const W: usize, const H: usize> Default for Solver<W, H> {
 }
 
 impl<const W: usize, const H: usize> Solver<W, H> {
-    const CELLS: i32 = (W * H) as i32;
-    /// Rejects at compile time boards too wide for a table entry's move.
-    const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
-    /// Width of a position key: every column's cells plus its sentinel.
-    const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
     /// Columns from the centre outwards, where lines are most numerous.
     const ORDER: [usize; W] = Geometry::<W, H>::CENTRE_FIRST;
 
@@ -232,23 +206,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Like [`with_table_mb`](Self::with_table_mb), but a table the system
     /// will not allocate is an error.
     pub fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
-        let () = Self::VALID;
-        let near = if mb >= NEAR_TABLE_FROM_MB {
-            Some(Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS)?)
-        } else {
-            None
-        };
         Ok(Solver {
-            table: Table::try_with_mb(mb, Self::KEY_BITS)?,
-            near,
-            own_near: Vec::new(),
-            searched: 0,
-            searched_at_reset: 0,
-            threads: 1,
-            book: Self::built_in_book(),
-            probes: Vec::with_capacity(MAX_PROBES),
-            stop: StopHandle::default(),
-            stoppable: false,
+            engine: engine::build::<W, H>(mb)?,
         })
     }
 
@@ -266,59 +225,41 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// cores than it saves. If the system will not allocate them, the
     /// threads share the main table throughout.
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        self.own_near = if self.threads > 1 {
-            (0..self.threads)
-                .map(|_| Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS))
-                .collect::<Result<_, _>>()
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-    }
-
-    /// The book built into the library for this board, if there is one
-    /// (7x6 only).
-    fn built_in_book() -> Option<Arc<Book>> {
-        (W, H).eq(&(7, 6)).then(Book::standard)
+        self.engine.set_threads(threads);
     }
 
     /// Answers the positions `book` holds from it. A new solver has the
     /// built-in book of its board, if there is one; a book for another
     /// board is refused.
     pub fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
-        book.check_board(crate::size::BoardSize::of::<W, H>())?;
-        self.book = Some(book);
-        Ok(())
+        self.engine.use_book(book)
     }
 
     /// Searches every position, even those a book holds.
     pub fn drop_book(&mut self) {
-        self.book = None;
+        self.engine.drop_book();
     }
 
     /// The book in use, if any.
     pub fn book(&self) -> Option<&Book> {
-        self.book.as_deref()
+        self.engine.book()
     }
 
     /// The size of the tables in bytes.
     pub fn table_bytes(&self) -> usize {
-        let own: usize = self.own_near.iter().map(Table::bytes).sum();
-        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes) + own
+        self.engine.table_bytes()
     }
 
     /// Positions searched since the solver was made or
     /// [`reset_nodes`](Self::reset_nodes) was last called.
     pub fn nodes(&self) -> u64 {
-        self.searched - self.searched_at_reset
+        self.engine.nodes()
     }
 
     /// Sets the node count back to zero and forgets the recorded
     /// [`probes`](Self::probes).
     pub fn reset_nodes(&mut self) {
-        self.searched_at_reset = self.searched;
-        self.probes.clear();
+        self.engine.reset_nodes();
     }
 
     /// The searches made since the last [`reset_nodes`](Self::reset_nodes)
@@ -342,7 +283,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert!(probes.iter().any(|probe| probe.result >= probe.beta && probe.result == score));
     /// ```
     pub fn probes(&self) -> &[Probe] {
-        &self.probes
+        self.engine.probes()
     }
 
     /// Has the system supply all of the table's memory now, as a
@@ -350,18 +291,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// positions solved also pay for the kernel zeroing the pages they
     /// touch first. Stored bounds are unchanged.
     pub fn touch_table(&mut self) {
-        self.table.touch();
-        for near in self.near.iter_mut().chain(&mut self.own_near) {
-            near.touch();
-        }
+        self.engine.touch_table();
     }
 
     /// Forgets every stored bound (cheap: no memory is rewritten).
     pub fn clear_table(&mut self) {
-        self.table.clear();
-        for near in self.near.iter_mut().chain(&mut self.own_near) {
-            near.clear();
-        }
+        self.engine.clear_table();
     }
 
     /// The score a win scores for the side to move when it wins with the
@@ -369,18 +304,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     #[inline(always)]
     pub(crate) fn win_score(moves: i32) -> i32 {
         score::win(W * H, moves as u32)
-    }
-
-    /// The score of a finished game from the side to move, or `None` if
-    /// the game goes on.
-    fn finished_score(p: &Position<W, H>) -> Option<i32> {
-        // The winning move was the last, played after all but one.
-        let n = p.moves_played() as i32;
-        p.ending().map(|ending| match ending {
-            Ending::Lost => -Self::win_score(n - 1),
-            Ending::Won => Self::win_score(n - 1),
-            Ending::Draw => 0,
-        })
     }
 
     /// The exact score of `p` for the side to move.
@@ -394,7 +317,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the side to move. [`try_solve`](Self::try_solve) rejects those
     /// instead.
     pub fn solve(&mut self, p: &Position<W, H>) -> i32 {
-        Self::unstoppable(self.solve_inner(p))
+        self.score(p, Ask::Score, None).unwrap_or_else(never)
     }
 
     /// [`solve`](Self::solve), stopped by the solver's
@@ -404,7 +327,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         p: &Position<W, H>,
         deadline: Option<Instant>,
     ) -> Result<i32, Stopped> {
-        self.stoppable(deadline, |s| s.solve_inner(p))
+        self.score(p, Ask::Score, Some(deadline))
     }
 
     /// A handle that stops this solver's `*_until` searches from another
@@ -427,62 +350,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert_eq!(solver.solve_until(&p, Some(soon)), Ok(18));
     /// ```
     pub fn stop_handle(&self) -> StopHandle {
-        self.stop.clone()
-    }
-
-    /// Runs `f` with its searches stoppable by the handle or at `deadline`.
-    fn stoppable<T>(
-        &mut self,
-        deadline: Option<Instant>,
-        f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
-    ) -> Result<T, Stopped> {
-        let stop = self.stop.clone();
-        self.stoppable = true;
-        let result = stop.with_deadline(deadline, || f(self));
-        self.stoppable = false;
-        result
-    }
-
-    /// The answer of a search nothing could stop.
-    fn unstoppable<T>(result: Result<T, Stopped>) -> T {
-        match result {
-            Ok(answer) => answer,
-            Err(Stopped) => unreachable!("only the *_until searches can be stopped"),
-        }
-    }
-
-    /// The flag that stops the searches of the call under way, if any.
-    fn stop_flag(&self) -> Option<&AtomicBool> {
-        self.stoppable.then(|| self.stop.abort_flag())
-    }
-
-    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Self::finished_score(p) {
-            return Ok(score);
-        }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return Ok(score);
-        }
-        let n = p.moves_played() as i32;
-        if p.can_win_next() {
-            return Ok(Self::win_score(n));
-        }
-        // The opponent wins at best with its next move, the side to move at
-        // best with the move after that.
-        let mut min = -Self::win_score(n + 1);
-        let mut max = Self::win_score(n + 2);
-        let mut probes = 0;
-        while min < max {
-            let probe = tuning::next_probe(min, max, probes, n);
-            probes += 1;
-            let r = self.search(p, probe, probe + 1)?;
-            if r <= probe {
-                max = r;
-            } else {
-                min = r;
-            }
-        }
-        Ok(min)
+        self.engine.stop_handle()
     }
 
     /// Like [`solve`](Self::solve), but a finished game is an error.
@@ -495,7 +363,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// loses. Much cheaper than [`solve`](Self::solve). A finished game
     /// gets the sign of its [`solve`](Self::solve) score.
     pub fn solve_weak(&mut self, p: &Position<W, H>) -> i32 {
-        Self::unstoppable(self.solve_weak_inner(p))
+        self.score(p, Ask::Sign, None).unwrap_or_else(never)
     }
 
     /// [`solve_weak`](Self::solve_weak), stopped by the solver's
@@ -505,20 +373,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         p: &Position<W, H>,
         deadline: Option<Instant>,
     ) -> Result<i32, Stopped> {
-        self.stoppable(deadline, |s| s.solve_weak_inner(p))
-    }
-
-    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Self::finished_score(p) {
-            return Ok(score.signum());
-        }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return Ok(score.signum());
-        }
-        if p.can_win_next() {
-            return Ok(1);
-        }
-        Ok(self.search(p, -1, 1)?.signum())
+        self.score(p, Ask::Sign, Some(deadline))
     }
 
     /// The score of every move for the side to move (the score of the
@@ -526,8 +381,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// wins at once scores [`score::win`] of the moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
-        self.analyze_inner(p)
-            .map(|score| score.map(Self::unstoppable))
+        self.moves(p, None)
+            .map(|score| score.map(|s| s.unwrap_or_else(never)))
     }
 
     /// [`analyze`](Self::analyze), stopped by the solver's
@@ -538,30 +393,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         p: &Position<W, H>,
         deadline: Option<Instant>,
     ) -> [Option<Result<i32, Stopped>>; W] {
-        let mut scores = [None; W];
-        let _ = self.stoppable(deadline, |s| {
-            scores = s.analyze_inner(p);
-            Ok(())
-        });
-        scores
-    }
-
-    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
-        let mut scores = [None; W];
-        if p.is_game_over() {
-            return scores;
-        }
-        let n = p.moves_played() as i32;
-        for (col, score) in scores.iter_mut().enumerate() {
-            if p.can_play(col) {
-                *score = Some(if p.is_winning_move(col) {
-                    Ok(Self::win_score(n))
-                } else {
-                    self.solve_inner(&p.after(col)).map(|s| -s)
-                });
-            }
-        }
-        scores
+        self.moves(p, Some(deadline))
     }
 
     /// A best move (0-based column): the fastest win, else a draw, else
@@ -576,7 +408,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// centre first and the first that reaches the score is the answer;
     /// the others need no exact score.
     pub fn best_move(&mut self, p: &Position<W, H>) -> Option<usize> {
-        Self::unstoppable(self.best_move_inner(p))
+        self.best_move_asked(p, None).unwrap_or_else(never)
     }
 
     /// [`best_move`](Self::best_move), stopped by the solver's
@@ -586,48 +418,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         p: &Position<W, H>,
         deadline: Option<Instant>,
     ) -> Result<Option<usize>, Stopped> {
-        self.stoppable(deadline, |s| s.best_move_inner(p))
-    }
-
-    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
-        if p.is_game_over() {
-            return Ok(None);
-        }
-        let score = self.solve_inner(p)?;
-        for col in Self::ORDER {
-            if p.can_play(col) && self.reaches(p, col, score)? {
-                return Ok(Some(col));
-            }
-        }
-        // Some move reaches the score, so this is never reached; were it,
-        // the slow way still gives an answer.
-        debug_assert!(false, "no move reaches the score\n{p:?}");
-        let mut scores = [None; W];
-        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
-            *score = analysed.transpose()?;
-        }
-        Ok(Self::best_of(&scores))
-    }
-
-    /// Whether playing `col` (playable) in `p` (not over), whose score is
-    /// `score`, keeps that score: whether the position it leads to scores
-    /// at most the score's negation, which one null-window search of that
-    /// position settles.
-    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> Result<bool, Stopped> {
-        let n = p.moves_played() as i32;
-        let child = p.after(col);
-        Ok(if p.is_winning_move(col) {
-            // The best any move can score: `solve` gave it too.
-            true
-        } else if child.is_game_over() {
-            score <= 0
-        } else if child.can_win_next() {
-            score <= -Self::win_score(n + 1)
-        } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
-            -known >= score
-        } else {
-            self.search(&child, -score, -score + 1)? <= -score
-        })
+        self.best_move_asked(p, Some(deadline))
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
@@ -661,18 +452,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert_eq!(moves, [false, false, true, false, false, false, true]);
     /// ```
     pub fn best_moves(&mut self, p: &Position<W, H>) -> (i32, [bool; W]) {
-        Self::unstoppable(self.best_moves_inner(p))
-    }
-
-    fn best_moves_inner(&mut self, p: &Position<W, H>) -> Result<(i32, [bool; W]), Stopped> {
-        let mut moves = [false; W];
-        let score = self.solve_inner(p)?;
-        if !p.is_game_over() {
-            for (col, best) in moves.iter_mut().enumerate() {
-                *best = p.can_play(col) && self.reaches(p, col, score)?;
-            }
-        }
-        Ok((score, moves))
+        self.best_moves_asked(p, None).unwrap_or_else(never)
     }
 
     /// Answers `question` about `p`: the dispatch every front end makes
@@ -688,7 +468,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// assert_eq!(solver.answer(&p, Question::Moves).value(), Some(-17));
     /// ```
     pub fn answer(&mut self, p: &Position<W, H>, question: Question) -> Reply<W> {
-        Self::unstoppable(self.answer_inner(p, question))
+        self.answer_asked(p, question, None).unwrap_or_else(never)
     }
 
     /// [`answer`](Self::answer), stopped by the solver's
@@ -701,99 +481,99 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         question: Question,
         deadline: Option<Instant>,
     ) -> Result<Reply<W>, Stopped> {
-        self.stoppable(deadline, |s| s.answer_inner(p, question))
+        self.answer_asked(p, question, Some(deadline))
     }
 
-    fn answer_inner(
+    /// The score or sign `ask` finds (unstoppable without `until`).
+    fn score(
+        &mut self,
+        p: &Position<W, H>,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<i32, Stopped> {
+        match self.engine.ask(p.to_parts(), ask, until)? {
+            Found::Score(score) => Ok(score),
+            found => unreachable!("{ask:?} found {found:?}"),
+        }
+    }
+
+    /// Every column's score, those a stop left unsettled `Err(Stopped)`.
+    fn moves(
+        &mut self,
+        p: &Position<W, H>,
+        until: Option<Option<Instant>>,
+    ) -> [Option<Result<i32, Stopped>>; W] {
+        match self.engine.ask(p.to_parts(), Ask::Moves, until) {
+            Ok(Found::Moves(scores)) => std::array::from_fn(|col| scores[col]),
+            // A stop settles some columns, not the whole.
+            found => unreachable!("moves found {found:?}"),
+        }
+    }
+
+    fn best_move_asked(
+        &mut self,
+        p: &Position<W, H>,
+        until: Option<Option<Instant>>,
+    ) -> Result<Option<usize>, Stopped> {
+        match self.engine.ask(p.to_parts(), Ask::BestMove, until)? {
+            Found::Move(col) => Ok(col),
+            found => unreachable!("a best move found {found:?}"),
+        }
+    }
+
+    fn best_moves_asked(
+        &mut self,
+        p: &Position<W, H>,
+        until: Option<Option<Instant>>,
+    ) -> Result<(i32, [bool; W]), Stopped> {
+        match self.engine.ask(p.to_parts(), Ask::Best, until)? {
+            Found::Best(score, moves) => Ok((score, std::array::from_fn(|col| moves[col]))),
+            found => unreachable!("the best moves found {found:?}"),
+        }
+    }
+
+    fn answer_asked(
         &mut self,
         p: &Position<W, H>,
         question: Question,
+        until: Option<Option<Instant>>,
     ) -> Result<Reply<W>, Stopped> {
         Ok(match question {
-            Question::Score => Reply::Score(self.solve_inner(p)?),
-            Question::Sign => Reply::Sign(self.solve_weak_inner(p)?),
+            Question::Score => Reply::Score(self.score(p, Ask::Score, until)?),
+            Question::Sign => Reply::Sign(self.score(p, Ask::Sign, until)?),
+            // Stopped part way, the analysis is stopped as a whole.
             Question::Moves => {
                 let mut scores = [None; W];
-                for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+                for (score, analysed) in scores.iter_mut().zip(self.moves(p, until)) {
                     *score = analysed.transpose()?;
                 }
                 Reply::Moves(scores)
             }
             Question::Best => {
-                let (score, moves) = self.best_moves_inner(p)?;
+                let (score, moves) = self.best_moves_asked(p, until)?;
                 Reply::Best { score, moves }
             }
         })
     }
+}
 
-    /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
-    /// helper threads if it is worth it.
-    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
-        let before = self.searched;
-        let result = self.search_unrecorded(p, alpha, beta)?;
-        if self.probes.len() < MAX_PROBES {
-            self.probes.push(Probe {
-                alpha,
-                beta,
-                result,
-                nodes: self.searched - before,
-            });
-        }
-        Ok(result)
-    }
-
-    /// The tables thread `thread` searches with (0 is the main search):
-    /// its own near table and the shared one when the threads have their
-    /// own, else the shared tables alone.
-    fn tables(&self, thread: usize) -> Tables<'_> {
-        match self.own_near.get(thread) {
-            Some(near) => Tables {
-                far: &self.table,
-                near,
-                near_max_empty: OWN_NEAR_MAX_EMPTY,
-            },
-            None => Tables {
-                far: &self.table,
-                near: self.near.as_ref().unwrap_or(&self.table),
-                near_max_empty: NEAR_MAX_EMPTY,
-            },
-        }
-    }
-
-    /// [`search`](Self::search) without the record.
-    fn search_unrecorded(
-        &mut self,
-        p: &Position<W, H>,
-        alpha: i32,
-        beta: i32,
-    ) -> Result<i32, Stopped> {
-        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
-        {
-            let mut search = Search::new(self.tables(0), self.searched, self.stop_flag());
-            let score = search.negamax(p, alpha, beta);
-            let finished = search.finished();
-            self.searched = search.nodes;
-            return finished.then_some(score).ok_or(Stopped);
-        }
-        let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = match self.stop_flag() {
-            Some(stop) => {
-                let found = parallel::search_together(&tables, p, alpha, beta, stop);
-                // The threads stopped each other through the flag: it says
-                // again only what the user and the deadline say.
-                self.stop.settle();
-                found
-            }
-            None => parallel::search_together(&tables, p, alpha, beta, &AtomicBool::new(false)),
-        };
-        self.searched += nodes;
-        score.ok_or(Stopped)
-    }
+/// The answer of a search nothing could stop.
+fn never<T>(_: Stopped) -> T {
+    unreachable!("only the *_until searches can be stopped")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Front ends move solvers to their search threads and share them
+    /// behind locks (the Python module's objects must be both).
+    #[test]
+    fn solvers_are_send_and_sync() {
+        fn send_and_sync<T: Send + Sync>() {}
+        send_and_sync::<Solver<7, 6>>();
+        send_and_sync::<Solver<1, 4>>();
+    }
 
     #[test]
     fn centre_first_order() {

@@ -1,0 +1,483 @@
+//! The search behind every [`Solver`] handle, compiled once, in this
+//! library, for each board size.
+//!
+//! Every type of the crate takes its size as const parameters, so that each
+//! size's search is as fast as the standard one's. Were [`Solver`]'s
+//! methods that search, each program choosing the size at run time would
+//! compile the whole search again for all 38 sizes. So a [`Solver`] is a
+//! handle to an [`Engine`] behind the object-safe [`AnyEngine`]: the engines
+//! of the supported sizes are built by [`built_for`], one non-generic
+//! function whose code is compiled here, and the handle only turns its
+//! typed position and answer into plain ones. Sizes outside
+//! [`BoardSize`]'s limits (small ones, for tests) build their engine where
+//! they are used.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::search::{Search, Tables};
+use super::table::{self, Table};
+use super::tuning::{self, NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY};
+use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES};
+use crate::bitboard::{Bitboard, Geometry};
+use crate::book::{Book, BookError};
+use crate::mem::TableError;
+use crate::position::{Ending, Position};
+use crate::size::BoardSize;
+use crate::with_board_size;
+
+/// The most columns an answer carries across the boundary: every width a
+/// table entry can hold.
+pub(super) const MAX_COLUMNS: usize = table::MAX_WIDTH;
+
+/// A position without its size, as it crosses the boundary: the side to
+/// move's discs, every disc, and the moves played.
+pub(super) type Parts = (Bitboard, Bitboard, u32);
+
+/// What a [`Solver`] asks of its engine.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Ask {
+    Score,
+    Sign,
+    Moves,
+    Best,
+    BestMove,
+}
+
+/// The engine's answer to an [`Ask`], by column up to [`MAX_COLUMNS`].
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Found {
+    /// For [`Ask::Score`] and [`Ask::Sign`].
+    Score(i32),
+    /// For [`Ask::Moves`]: each column settled before a stop has its score.
+    Moves([Option<Result<i32, Stopped>>; MAX_COLUMNS]),
+    /// For [`Ask::Best`].
+    Best(i32, [bool; MAX_COLUMNS]),
+    /// For [`Ask::BestMove`].
+    Move(Option<usize>),
+}
+
+/// An [`Engine`] of any size: what a [`Solver`] holds.
+pub(super) trait AnyEngine: Send + Sync {
+    fn set_threads(&mut self, threads: usize);
+    fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError>;
+    fn drop_book(&mut self);
+    fn book(&self) -> Option<&Book>;
+    fn table_bytes(&self) -> usize;
+    fn nodes(&self) -> u64;
+    fn reset_nodes(&mut self);
+    fn probes(&self) -> &[Probe];
+    fn touch_table(&mut self);
+    fn clear_table(&mut self);
+    fn stop_handle(&self) -> StopHandle;
+    /// Answers `ask` about the position `p`; stoppable (by the handle or
+    /// at the deadline) when `until` is given.
+    fn ask(&mut self, p: Parts, ask: Ask, until: Option<Option<Instant>>)
+        -> Result<Found, Stopped>;
+}
+
+/// The engine for the `W` x `H` board, with a table of about `mb`
+/// mebibytes.
+pub(super) fn build<const W: usize, const H: usize>(
+    mb: usize,
+) -> Result<Box<dyn AnyEngine>, TableError> {
+    if const { BoardSize::supports(W, H) } {
+        built_for(BoardSize::of::<W, H>(), mb)
+    } else {
+        boxed::<W, H>(mb)
+    }
+}
+
+/// The engine of a supported size: the one place that names every size's
+/// search, so that its code is compiled here only.
+#[inline(never)]
+fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    with_board_size!(size, boxed(mb))
+}
+
+fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    Ok(Box::new(Engine::<W, H>::try_with_table_mb(mb)?))
+}
+
+/// The solver's state for the `W` x `H` board: its tables, node count,
+/// book and stop handle.
+pub(super) struct Engine<const W: usize, const H: usize> {
+    table: Table,
+    /// With a large `table`: the table of positions near the end, used
+    /// when the threads have none of their own.
+    near: Option<Table>,
+    /// With several threads: each thread's own table of positions near
+    /// the end (see [`set_threads`](Self::set_threads)), the main
+    /// search's first.
+    own_near: Vec<Table>,
+    /// Positions searched over the solver's life.
+    searched: u64,
+    /// The value of `searched` at the last `reset_nodes`.
+    searched_at_reset: u64,
+    /// Threads searching each large position together.
+    threads: usize,
+    /// Exact scores of the opening, answered without search.
+    book: Option<Arc<Book>>,
+    /// The searches since the last `reset_nodes`, up to [`MAX_PROBES`];
+    /// allocated once, so recording never allocates.
+    probes: Vec<Probe>,
+    /// Stops the stoppable searches from another thread.
+    stop: StopHandle,
+    /// Whether the call under way is a stoppable one, whose searches the
+    /// handle and the deadline stop.
+    stoppable: bool,
+}
+
+/// `a`'s first `W` entries and the rest `fill`.
+fn widen<T: Copy, const W: usize>(a: [T; W], fill: T) -> [T; MAX_COLUMNS] {
+    let mut wide = [fill; MAX_COLUMNS];
+    wide[..W].copy_from_slice(&a);
+    wide
+}
+
+impl<const W: usize, const H: usize> AnyEngine for Engine<W, H> {
+    fn set_threads(&mut self, threads: usize) {
+        Engine::set_threads(self, threads);
+    }
+
+    fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
+        book.check_board(BoardSize::of::<W, H>())?;
+        self.book = Some(book);
+        Ok(())
+    }
+
+    fn drop_book(&mut self) {
+        self.book = None;
+    }
+
+    fn book(&self) -> Option<&Book> {
+        self.book.as_deref()
+    }
+
+    fn table_bytes(&self) -> usize {
+        let own: usize = self.own_near.iter().map(Table::bytes).sum();
+        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes) + own
+    }
+
+    fn nodes(&self) -> u64 {
+        self.searched - self.searched_at_reset
+    }
+
+    fn reset_nodes(&mut self) {
+        self.searched_at_reset = self.searched;
+        self.probes.clear();
+    }
+
+    fn probes(&self) -> &[Probe] {
+        &self.probes
+    }
+
+    fn touch_table(&mut self) {
+        self.table.touch();
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
+            near.touch();
+        }
+    }
+
+    fn clear_table(&mut self) {
+        self.table.clear();
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
+            near.clear();
+        }
+    }
+
+    fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    fn ask(
+        &mut self,
+        p: Parts,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<Found, Stopped> {
+        let p = Position::<W, H>::from_parts(p);
+        let run = |s: &mut Self| -> Result<Found, Stopped> {
+            Ok(match ask {
+                Ask::Score => Found::Score(s.solve_inner(&p)?),
+                Ask::Sign => Found::Score(s.solve_weak_inner(&p)?),
+                // A stop settles some columns, not the whole: never an error.
+                Ask::Moves => Found::Moves(widen(s.analyze_inner(&p), None)),
+                Ask::Best => {
+                    let (score, moves) = s.best_moves_inner(&p)?;
+                    Found::Best(score, widen(moves, false))
+                }
+                Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
+            })
+        };
+        match until {
+            Some(deadline) => self.stoppable(deadline, run),
+            None => Ok(Self::unstoppable(run(self))),
+        }
+    }
+}
+
+impl<const W: usize, const H: usize> Engine<W, H> {
+    const CELLS: i32 = (W * H) as i32;
+    /// Rejects at compile time boards too wide for a table entry's move.
+    const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
+    /// Width of a position key: every column's cells plus its sentinel.
+    const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
+
+    /// An engine whose table takes about `mb` mebibytes (see
+    /// [`Solver::try_with_table_mb`]).
+    pub(super) fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
+        let () = Self::VALID;
+        let near = if mb >= NEAR_TABLE_FROM_MB {
+            Some(Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS)?)
+        } else {
+            None
+        };
+        Ok(Engine {
+            table: Table::try_with_mb(mb, Self::KEY_BITS)?,
+            near,
+            own_near: Vec::new(),
+            searched: 0,
+            searched_at_reset: 0,
+            threads: 1,
+            book: Self::built_in_book(),
+            probes: Vec::with_capacity(MAX_PROBES),
+            stop: StopHandle::default(),
+            stoppable: false,
+        })
+    }
+
+    /// See [`Solver::set_threads`].
+    pub(super) fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+        self.own_near = if self.threads > 1 {
+            (0..self.threads)
+                .map(|_| Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS))
+                .collect::<Result<_, _>>()
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// The book built into the library for this board, if there is one
+    /// (7x6 only).
+    fn built_in_book() -> Option<Arc<Book>> {
+        (W, H).eq(&(7, 6)).then(Book::standard)
+    }
+
+    /// The score of a finished game from the side to move, or `None` if
+    /// the game goes on.
+    fn finished_score(p: &Position<W, H>) -> Option<i32> {
+        // The winning move was the last, played after all but one.
+        let n = p.moves_played() as i32;
+        p.ending().map(|ending| match ending {
+            Ending::Lost => -Solver::<W, H>::win_score(n - 1),
+            Ending::Won => Solver::<W, H>::win_score(n - 1),
+            Ending::Draw => 0,
+        })
+    }
+
+    /// Runs `f` with its searches stoppable by the handle or at `deadline`.
+    fn stoppable<T>(
+        &mut self,
+        deadline: Option<Instant>,
+        f: impl FnOnce(&mut Self) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
+        let stop = self.stop.clone();
+        self.stoppable = true;
+        let result = stop.with_deadline(deadline, || f(self));
+        self.stoppable = false;
+        result
+    }
+
+    /// The answer of a search nothing could stop.
+    fn unstoppable<T>(result: Result<T, Stopped>) -> T {
+        match result {
+            Ok(answer) => answer,
+            Err(Stopped) => unreachable!("only the *_until searches can be stopped"),
+        }
+    }
+
+    /// The flag that stops the searches of the call under way, if any.
+    fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stoppable.then(|| self.stop.abort_flag())
+    }
+
+    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
+        if let Some(score) = Self::finished_score(p) {
+            return Ok(score);
+        }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
+            return Ok(score);
+        }
+        let n = p.moves_played() as i32;
+        if p.can_win_next() {
+            return Ok(Solver::<W, H>::win_score(n));
+        }
+        // The opponent wins at best with its next move, the side to move at
+        // best with the move after that.
+        let mut min = -Solver::<W, H>::win_score(n + 1);
+        let mut max = Solver::<W, H>::win_score(n + 2);
+        let mut probes = 0;
+        while min < max {
+            let probe = tuning::next_probe(min, max, probes, n);
+            probes += 1;
+            let r = self.search(p, probe, probe + 1)?;
+            if r <= probe {
+                max = r;
+            } else {
+                min = r;
+            }
+        }
+        Ok(min)
+    }
+
+    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
+        if let Some(score) = Self::finished_score(p) {
+            return Ok(score.signum());
+        }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
+            return Ok(score.signum());
+        }
+        if p.can_win_next() {
+            return Ok(1);
+        }
+        Ok(self.search(p, -1, 1)?.signum())
+    }
+
+    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
+        let mut scores = [None; W];
+        if p.is_game_over() {
+            return scores;
+        }
+        let n = p.moves_played() as i32;
+        for (col, score) in scores.iter_mut().enumerate() {
+            if p.can_play(col) {
+                *score = Some(if p.is_winning_move(col) {
+                    Ok(Solver::<W, H>::win_score(n))
+                } else {
+                    self.solve_inner(&p.after(col)).map(|s| -s)
+                });
+            }
+        }
+        scores
+    }
+
+    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
+        if p.is_game_over() {
+            return Ok(None);
+        }
+        let score = self.solve_inner(p)?;
+        for col in Solver::<W, H>::ORDER {
+            if p.can_play(col) && self.reaches(p, col, score)? {
+                return Ok(Some(col));
+            }
+        }
+        // Some move reaches the score, so this is never reached; were it,
+        // the slow way still gives an answer.
+        debug_assert!(false, "no move reaches the score\n{p:?}");
+        let mut scores = [None; W];
+        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+            *score = analysed.transpose()?;
+        }
+        Ok(Solver::<W, H>::best_of(&scores))
+    }
+
+    /// Whether playing `col` (playable) in `p` (not over), whose score is
+    /// `score`, keeps that score: whether the position it leads to scores
+    /// at most the score's negation, which one null-window search of that
+    /// position settles.
+    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> Result<bool, Stopped> {
+        let n = p.moves_played() as i32;
+        let child = p.after(col);
+        Ok(if p.is_winning_move(col) {
+            // The best any move can score: `solve` gave it too.
+            true
+        } else if child.is_game_over() {
+            score <= 0
+        } else if child.can_win_next() {
+            score <= -Solver::<W, H>::win_score(n + 1)
+        } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
+            -known >= score
+        } else {
+            self.search(&child, -score, -score + 1)? <= -score
+        })
+    }
+
+    fn best_moves_inner(&mut self, p: &Position<W, H>) -> Result<(i32, [bool; W]), Stopped> {
+        let mut moves = [false; W];
+        let score = self.solve_inner(p)?;
+        if !p.is_game_over() {
+            for (col, best) in moves.iter_mut().enumerate() {
+                *best = p.can_play(col) && self.reaches(p, col, score)?;
+            }
+        }
+        Ok((score, moves))
+    }
+
+    /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
+    /// helper threads if it is worth it.
+    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+        let before = self.searched;
+        let result = self.search_unrecorded(p, alpha, beta)?;
+        if self.probes.len() < MAX_PROBES {
+            self.probes.push(Probe {
+                alpha,
+                beta,
+                result,
+                nodes: self.searched - before,
+            });
+        }
+        Ok(result)
+    }
+
+    /// The tables thread `thread` searches with (0 is the main search):
+    /// its own near table and the shared one when the threads have their
+    /// own, else the shared tables alone.
+    fn tables(&self, thread: usize) -> Tables<'_> {
+        match self.own_near.get(thread) {
+            Some(near) => Tables {
+                far: &self.table,
+                near,
+                near_max_empty: OWN_NEAR_MAX_EMPTY,
+            },
+            None => Tables {
+                far: &self.table,
+                near: self.near.as_ref().unwrap_or(&self.table),
+                near_max_empty: NEAR_MAX_EMPTY,
+            },
+        }
+    }
+
+    /// [`search`](Self::search) without the record.
+    fn search_unrecorded(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
+        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
+        {
+            let mut search = Search::new(self.tables(0), self.searched, self.stop_flag());
+            let score = search.negamax(p, alpha, beta);
+            let finished = search.finished();
+            self.searched = search.nodes;
+            return finished.then_some(score).ok_or(Stopped);
+        }
+        let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
+        let (score, nodes) = match self.stop_flag() {
+            Some(stop) => {
+                let found = parallel::search_together(&tables, p, alpha, beta, stop);
+                // The threads stopped each other through the flag: it says
+                // again only what the user and the deadline say.
+                self.stop.settle();
+                found
+            }
+            None => parallel::search_together(&tables, p, alpha, beta, &AtomicBool::new(false)),
+        };
+        self.searched += nodes;
+        score.ok_or(Stopped)
+    }
+}
