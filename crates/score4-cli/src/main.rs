@@ -12,6 +12,7 @@ mod engine;
 mod output;
 mod play;
 mod solve;
+mod split;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -54,6 +55,10 @@ enum Command {
     /// Build, merge, check and describe opening books.
     #[command(subcommand)]
     Book(book::Command),
+    /// Solve one position in independent searches near the root, kept on
+    /// disk: resumed after a stop, or shared over machines.
+    #[command(subcommand)]
+    Split(split::Command),
     /// Play in the terminal, against the solver or another person, with
     /// every column's exact score at hand.
     Play(play::Args),
@@ -140,6 +145,7 @@ fn main() -> ExitCode {
                 Command::Solve(a) => solve::run(a),
                 Command::Bench(a) => bench::run(a),
                 Command::Book(c) => book::run(c),
+                Command::Split(c) => split::run(c),
                 Command::Play(a) => play::run(a),
                 Command::Serve { addr } => serve(addr),
             },

@@ -99,3 +99,9 @@ pub fn error(message: impl Display) {
     let line = one_line(&format!("score4: {message}"));
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
+
+/// Tells the user something on stderr that is not an error, on one line,
+/// as [`error`] does.
+pub fn note(message: impl Display) {
+    error(message);
+}

@@ -16,6 +16,8 @@
 //!   quoted safely in messages.
 //! - [`solver`]: the perfect solver, over its transposition table
 //!   ([`solver::table`]), in memory from `mem`.
+//! - [`split`]: a strong solve split into searches near the root, kept on
+//!   disk: resumed after a kill, or shared over machines.
 //! - [`size`]: board sizes chosen at run time, and reaching the code
 //!   compiled for each.
 //! - [`book`]: the opening book: exact scores of every early position,
@@ -51,6 +53,7 @@ pub mod rng;
 pub mod score;
 pub mod size;
 pub mod solver;
+pub mod split;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};

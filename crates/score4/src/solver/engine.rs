@@ -23,7 +23,7 @@ use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES};
 use crate::bitboard::{Bitboard, Geometry};
 use crate::book::{Book, BookError};
 use crate::mem::TableError;
-use crate::position::{Ending, Position};
+use crate::position::Position;
 use crate::size::BoardSize;
 use crate::with_board_size;
 
@@ -43,6 +43,8 @@ pub(super) enum Ask {
     Moves,
     Best,
     BestMove,
+    /// One null-window search: is the score above this?
+    Probe(i32),
 }
 
 /// The engine's answer to an [`Ask`], by column up to [`MAX_COLUMNS`].
@@ -209,6 +211,7 @@ impl<const W: usize, const H: usize> AnyEngine for Engine<W, H> {
                     Found::Best(score, widen(moves, false))
                 }
                 Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
+                Ask::Probe(alpha) => Found::Score(s.probe_inner(&p, alpha)?),
             })
         };
         match until {
@@ -267,18 +270,6 @@ impl<const W: usize, const H: usize> Engine<W, H> {
         (W, H).eq(&(7, 6)).then(Book::standard)
     }
 
-    /// The score of a finished game from the side to move, or `None` if
-    /// the game goes on.
-    fn finished_score(p: &Position<W, H>) -> Option<i32> {
-        // The winning move was the last, played after all but one.
-        let n = p.moves_played() as i32;
-        p.ending().map(|ending| match ending {
-            Ending::Lost => -Solver::<W, H>::win_score(n - 1),
-            Ending::Won => Solver::<W, H>::win_score(n - 1),
-            Ending::Draw => 0,
-        })
-    }
-
     /// Runs `f` with its searches stoppable by the handle or at `deadline`.
     fn stoppable<T>(
         &mut self,
@@ -306,7 +297,7 @@ impl<const W: usize, const H: usize> Engine<W, H> {
     }
 
     fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Self::finished_score(p) {
+        if let Some(score) = Solver::<W, H>::finished_score(p) {
             return Ok(score);
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
@@ -334,8 +325,31 @@ impl<const W: usize, const H: usize> Engine<W, H> {
         Ok(min)
     }
 
+    /// One null-window search of `p` at `alpha`, fail-soft: at most
+    /// `alpha` bounds the score from above, more than `alpha` from below.
+    /// Exact where no search is needed; outside the range a search could
+    /// return, the end of that range, which answers the question.
+    fn probe_inner(&mut self, p: &Position<W, H>, alpha: i32) -> Result<i32, Stopped> {
+        if let Some(score) = Solver::<W, H>::finished_score(p) {
+            return Ok(score);
+        }
+        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
+            return Ok(score);
+        }
+        let n = p.moves_played() as i32;
+        if p.can_win_next() {
+            return Ok(Solver::<W, H>::win_score(n));
+        }
+        let min = -Solver::<W, H>::win_score(n + 1);
+        let max = Solver::<W, H>::win_score(n + 2);
+        if alpha < min || alpha >= max {
+            return Ok(if alpha < min { min } else { max });
+        }
+        self.search(p, alpha, alpha + 1)
+    }
+
     fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Self::finished_score(p) {
+        if let Some(score) = Solver::<W, H>::finished_score(p) {
             return Ok(score.signum());
         }
         if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {

@@ -61,7 +61,7 @@ use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::mem::TableError;
-use crate::position::Position;
+use crate::position::{Ending, Position};
 use crate::score;
 use engine::{AnyEngine, Ask, Found};
 pub use stop::{StopHandle, Stopped};
@@ -143,6 +143,27 @@ impl<const W: usize> Reply<W> {
         match *self {
             Reply::Score(s) | Reply::Sign(s) | Reply::Best { score: s, .. } => Some(s),
             Reply::Moves(scores) => scores.iter().flatten().max().copied(),
+        }
+    }
+}
+
+/// What one null-window search proves about a score ([`Solver::probe`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bound {
+    /// The score is at most this.
+    AtMost(i32),
+    /// The score is at least this.
+    AtLeast(i32),
+}
+
+impl Bound {
+    /// Whether the bound settles "is the score above `alpha`?": `Some`
+    /// with the answer, or `None` if it does not.
+    pub fn above(self, alpha: i32) -> Option<bool> {
+        match self {
+            Bound::AtMost(r) if r <= alpha => Some(false),
+            Bound::AtLeast(r) if r > alpha => Some(true),
+            _ => None,
         }
     }
 }
@@ -421,6 +442,18 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.best_move_asked(p, Some(deadline))
     }
 
+    /// The score of a finished game from the side to move, or `None` if
+    /// the game goes on.
+    pub(crate) fn finished_score(p: &Position<W, H>) -> Option<i32> {
+        // The winning move was the last, played after all but one.
+        let n = p.moves_played() as i32;
+        p.ending().map(|ending| match ending {
+            Ending::Lost => -Self::win_score(n - 1),
+            Ending::Won => Self::win_score(n - 1),
+            Ending::Draw => 0,
+        })
+    }
+
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
     /// returns them): the highest score, the centre-most among equals.
     pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {
@@ -453,6 +486,50 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// ```
     pub fn best_moves(&mut self, p: &Position<W, H>) -> (i32, [bool; W]) {
         self.best_moves_asked(p, None).unwrap_or_else(never)
+    }
+
+    /// One null-window search: whether `p`'s score is above `alpha`, with
+    /// the bound the search proved (at least as strong as the answer:
+    /// `AtMost(r)` with `r <= alpha`, or `AtLeast(r)` with `r > alpha`).
+    /// The unit of work a strong solve is made of, for programs that split
+    /// a solve into independent searches.
+    ///
+    /// ```
+    /// use score4::solver::Bound;
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let p: Position = "4455661".parse().unwrap();
+    /// assert_eq!(solver.solve(&p), -17);
+    /// assert_eq!(solver.probe(&p, -17).above(-17), Some(false));
+    /// assert_eq!(solver.probe(&p, -18).above(-18), Some(true));
+    /// ```
+    pub fn probe(&mut self, p: &Position<W, H>, alpha: i32) -> Bound {
+        self.probe_asked(p, alpha, None).unwrap_or_else(never)
+    }
+
+    /// [`probe`](Self::probe), stopped by the solver's
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn probe_until(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        deadline: Option<Instant>,
+    ) -> Result<Bound, Stopped> {
+        self.probe_asked(p, alpha, Some(deadline))
+    }
+
+    fn probe_asked(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        until: Option<Option<Instant>>,
+    ) -> Result<Bound, Stopped> {
+        let r = self.score(p, Ask::Probe(alpha), until)?;
+        Ok(if r <= alpha {
+            Bound::AtMost(r)
+        } else {
+            Bound::AtLeast(r)
+        })
     }
 
     /// Answers `question` about `p`: the dispatch every front end makes

@@ -56,7 +56,7 @@ pub(super) const FAR_PROBES: u32 = 2;
 /// most positions score close to it, and the sign is the one probe no
 /// exact solve avoids. Early positions then walk outward from zero on the
 /// known side ([`WALK_BELOW_MOVES`]).
-pub(super) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
     let middle = min + (max - min) / 2;
     if probes >= FAR_PROBES && min < 0 && max > 0 {
         0

@@ -1,0 +1,172 @@
+//! `score4 split`: a long solve kept on disk as it goes (resumed by running
+//! the same command again), or shared over machines in rounds of jobs.
+
+use std::io::{self, BufRead};
+use std::path::PathBuf;
+
+use score4::split::{Job, Loaded, Plan, Split, SplitError};
+use score4::{default_table_mb, with_board_size, Solver};
+
+use crate::output::{self, Output, FAILED, OK};
+
+/// What `score4 split` does.
+#[derive(clap::Subcommand)]
+pub enum Command {
+    /// Solve ROOT, searching the positions DEPTH moves down one by one and
+    /// appending each result to FILE as it is found; run again with the
+    /// same arguments, it goes on from what FILE holds. Prints the score.
+    Solve {
+        #[command(flatten)]
+        split: SplitArgs,
+        /// The record file: created if missing, else read and appended to.
+        #[arg(long, value_name = "FILE")]
+        records: PathBuf,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+    /// Read the record files and print the root's score as `score S`, or
+    /// the jobs (`MOVES ALPHA`, one per line) the next round needs.
+    Plan {
+        #[command(flatten)]
+        split: SplitArgs,
+        /// Record files of this split (from every machine).
+        #[arg(value_name = "FILE")]
+        records: Vec<PathBuf>,
+    },
+    /// Run the jobs read from stdin (lines `MOVES ALPHA` from `plan`),
+    /// appending each result to FILE.
+    Run {
+        #[command(flatten)]
+        split: SplitArgs,
+        /// This machine's record file: created if missing, else appended to.
+        #[arg(long, value_name = "FILE")]
+        records: PathBuf,
+        #[command(flatten)]
+        search: SearchArgs,
+    },
+}
+
+/// The split: its root, depth and board (the identity every record file
+/// carries).
+#[derive(clap::Args)]
+pub struct SplitArgs {
+    /// The position to solve, as moves from the empty board (`-` or "" for
+    /// the empty board).
+    #[arg(value_name = "ROOT")]
+    root: String,
+    /// How many moves below the root the independent searches start.
+    #[arg(long, value_name = "D", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(0..=8))]
+    depth: u32,
+    #[command(flatten)]
+    board: crate::BoardArg,
+}
+
+/// How each search runs.
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Transposition table size in MiB [default: 4, or 32 with several threads].
+    #[arg(long, value_name = "N", value_parser = crate::table_mb)]
+    table_mb: Option<usize>,
+    /// Threads searching each position together.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
+    threads: u16,
+}
+
+/// Runs the command and returns the exit status.
+pub fn run(command: Command) -> u8 {
+    let size = match &command {
+        Command::Solve { split, .. } | Command::Plan { split, .. } | Command::Run { split, .. } => {
+            split.board.board
+        }
+    };
+    match with_board_size!(size, run_on(command)) {
+        Ok(status) => status,
+        Err(e) => {
+            output::error(format_args!("split: {e}"));
+            FAILED
+        }
+    }
+}
+
+fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String> {
+    let new_split = |args: &SplitArgs| {
+        let root = if args.root == "-" { "" } else { &args.root };
+        Split::<W, H>::new(root, args.depth).map_err(|e| e.to_string())
+    };
+    match command {
+        Command::Solve {
+            split,
+            records,
+            search,
+        } => {
+            let mut split = new_split(&split)?;
+            let mut solver = solver::<W, H>(&search)?;
+            let (mut recorder, loaded) = split.open(&records).map_err(|e| e.to_string())?;
+            say_loaded(&records, loaded);
+            let score = split
+                .solve(&mut solver, &mut recorder)
+                .map_err(|e| e.to_string())?;
+            Ok(Output::new().finish(&format!("{score}\n"), OK))
+        }
+        Command::Plan { split, records } => {
+            let mut split = new_split(&split)?;
+            for path in &records {
+                let loaded = split.load(path).map_err(|e| e.to_string())?;
+                say_loaded(path, loaded);
+            }
+            let text = match split.plan() {
+                Plan::Score(score) => format!("score {score}\n"),
+                Plan::Jobs(jobs) => jobs.iter().map(|job| format!("{job}\n")).collect(),
+            };
+            Ok(Output::new().finish(&text, OK))
+        }
+        Command::Run {
+            split,
+            records,
+            search,
+        } => {
+            let mut split = new_split(&split)?;
+            let mut solver = solver::<W, H>(&search)?;
+            let (mut recorder, _) = split.open(&records).map_err(|e| e.to_string())?;
+            let mut ran = 0;
+            for (number, line) in io::stdin().lock().lines().enumerate() {
+                let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+                if line.trim().is_empty() {
+                    continue;
+                }
+                let job: Job = split
+                    .job(&line)
+                    .map_err(|e| format!("line {}: {e}", number + 1))?;
+                split
+                    .run(&job, &mut solver, &mut recorder)
+                    .map_err(|e: SplitError| e.to_string())?;
+                ran += 1;
+            }
+            output::note(format_args!("split: {ran} jobs run"));
+            Ok(OK)
+        }
+    }
+}
+
+fn solver<const W: usize, const H: usize>(search: &SearchArgs) -> Result<Solver<W, H>, String> {
+    let threads = usize::from(search.threads);
+    let mb = search.table_mb.unwrap_or(default_table_mb(threads));
+    let mut solver =
+        Solver::<W, H>::try_with_table_mb(mb).map_err(|e| format!("--table-mb {mb}: {e}"))?;
+    solver.set_threads(threads);
+    Ok(solver)
+}
+
+/// Says on stderr what a record file held, if anything.
+fn say_loaded(path: &std::path::Path, loaded: Loaded) {
+    if loaded.records > 0 || loaded.damaged > 0 {
+        output::note(format_args!(
+            "split: {}: {} results read, {} damaged lines skipped",
+            score4::book::file::quoted(path),
+            loaded.records,
+            loaded.damaged
+        ));
+    }
+}

@@ -1,0 +1,196 @@
+//! `score4 split`: a solve killed at random moments and started again
+//! finishes with the direct solve's score, having redone nothing it had
+//! recorded; rounds of jobs over several record files give it too.
+
+mod common;
+
+use std::collections::HashSet;
+use std::fs;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{score4, text};
+use score4::rng::Rng;
+
+fn ok(o: &std::process::Output) -> String {
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+/// The score `score4 solve` gives the empty board of `board`.
+fn direct(board: &str) -> String {
+    ok(&score4(&["solve", "--board", board, ""]))
+        .trim()
+        .to_string()
+}
+
+/// The record lines of a file whose checksum field is well formed, and
+/// how many of them name the same search twice.
+fn records(path: &std::path::Path) -> (usize, usize) {
+    let bytes = fs::read(path).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    let mut seen = HashSet::new();
+    let mut lines = 0;
+    let mut twice = 0;
+    for line in text.lines().skip(1) {
+        let fields: Vec<&str> = line.split(' ').collect();
+        if fields.len() == 3 && fields[2].len() == 16 {
+            lines += 1;
+            // The position and which side of the window the bound is on
+            // name the search (each search is made once per window here).
+            if !seen.insert((fields[0].to_string(), fields[1].to_string())) {
+                twice += 1;
+            }
+        }
+    }
+    (lines, twice)
+}
+
+#[test]
+fn a_solve_killed_at_random_moments_finishes_with_the_direct_score() {
+    let board = "6x6";
+    let expected = direct(board);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records");
+    let file_arg = file.to_str().unwrap();
+    let args = [
+        "split",
+        "solve",
+        "-",
+        "--board",
+        board,
+        "--depth",
+        "3",
+        "--records",
+        file_arg,
+    ];
+    let mut rng = Rng::new(0x5EED_0030);
+    let mut kills = 0;
+    let mut last = 0;
+    // Killed up to eight times, at 30 to 400 ms; then left to finish.
+    let score = loop {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_score4"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if kills < 8 {
+            let wait = Duration::from_millis(30 + rng.below(370));
+            let start = Instant::now();
+            while start.elapsed() < wait && child.try_wait().unwrap().is_none() {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            if child.try_wait().unwrap().is_none() {
+                // SIGKILL: nothing of the process runs after it.
+                child.kill().unwrap();
+                child.wait().unwrap();
+                kills += 1;
+                let (now, _) = records(&file);
+                assert!(now >= last, "records lost: {now} after {last}");
+                last = now;
+                continue;
+            }
+        }
+        let o = child.wait_with_output().unwrap();
+        break ok(&o).trim().to_string();
+    };
+    assert_eq!(score, expected);
+    assert!(kills >= 3, "the solve was killed only {kills} times");
+    // Every search recorded before a kill was read back, not made again.
+    let (lines, twice) = records(&file);
+    assert!(lines > 10, "{lines} records");
+    assert_eq!(twice, 0, "searches recorded twice");
+    // Run once more: everything is read, nothing searched, same score.
+    let again = score4(&args);
+    assert_eq!(ok(&again).trim(), expected);
+    assert!(
+        text(&again.stderr).contains(" 0 damaged"),
+        "{}",
+        text(&again.stderr)
+    );
+}
+
+#[test]
+fn rounds_of_jobs_over_several_files_give_the_direct_score() {
+    let board = "7x5";
+    let expected = direct(board);
+    let dir = tempfile::tempdir().unwrap();
+    let split = ["-", "--board", board, "--depth", "2"];
+    let mut rounds = 0;
+    let score = loop {
+        let mut plan = vec!["split", "plan"];
+        plan.extend(split);
+        let files: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path().to_str().unwrap().to_string())
+            .collect();
+        plan.extend(files.iter().map(String::as_str));
+        let out = ok(&score4(&plan));
+        if let Some(score) = out.strip_prefix("score ") {
+            break score.trim().to_string();
+        }
+        let jobs: Vec<&str> = out.lines().collect();
+        assert!(!jobs.is_empty());
+        // Two "machines", each with its own record file.
+        for machine in 0..2 {
+            let mine: String = jobs
+                .iter()
+                .skip(machine)
+                .step_by(2)
+                .map(|j| format!("{j}\n"))
+                .collect();
+            let out = dir.path().join(format!("part.{rounds}.{machine}"));
+            let mut run = vec!["split", "run"];
+            run.extend(split);
+            run.extend(["--records", out.to_str().unwrap()]);
+            let o = score4_testkit::cli::run_with_input(
+                env!("CARGO_BIN_EXE_score4"),
+                &run,
+                mine.as_bytes(),
+            );
+            ok(&o);
+        }
+        rounds += 1;
+        assert!(rounds < 40, "no end");
+    };
+    assert_eq!(score, expected);
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records");
+    let f = file.to_str().unwrap();
+    let cases: [&[&str]; 3] = [
+        &["split", "solve", "1212121", "--records", f],
+        &["split", "solve", "8", "--records", f],
+        &[
+            "split",
+            "plan",
+            "44",
+            "--depth",
+            "1",
+            "/nonexistent/records",
+        ],
+    ];
+    for args in cases {
+        let o = score4(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = text(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("score4: split: "), "{err}");
+    }
+    // A job that is not one of the split's.
+    let o = score4_testkit::cli::run_with_input(
+        env!("CARGO_BIN_EXE_score4"),
+        &["split", "run", "44", "--depth", "1", "--records", f],
+        b"5 3\n",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("line 1: job 5 3"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -1,0 +1,488 @@
+//! A strong solve split into independent searches near the root, whose
+//! results are kept on disk: a long solve that survives being killed, and
+//! one shared over machines.
+//!
+//! The root's score is narrowed as [`Solver`] narrows it, one null window
+//! at a time ([`tuning::next_probe`]). Each window asks "is the score above
+//! `alpha`?", and the first `depth` moves answer it without search: a
+//! position is above `alpha` exactly when one of its moves leads to a
+//! position whose score is not above `-alpha - 1` (negamax). Only the
+//! positions `depth` moves from the root are searched, each with the one
+//! null window its parent needs ([`Job`]), and each search's proven bound
+//! is a line of a record file. A move that settles its parent spares its
+//! siblings, so a solve run in one process searches little more than a
+//! direct one; a round shared over machines searches every job the
+//! window may need at once ([`Split::plan`]).
+//!
+//! A record file starts with a header naming the board, the root and the
+//! depth, and every line carries a checksum: a line cut short by a kill, or
+//! damaged since, is counted and skipped, never trusted, and a file of
+//! another split is refused.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::bitboard::Geometry;
+use crate::book::file::quoted;
+use crate::error::{ParseError, SolveError};
+use crate::position::Position;
+use crate::size::BoardSize;
+use crate::solver::{tuning, Bound, Solver, Stopped};
+
+/// First word of a record file's header.
+const MAGIC: &str = "score4-split";
+/// Version of the record format.
+const VERSION: u32 = 1;
+
+/// Why a split solve cannot go on.
+#[derive(Debug, Error)]
+pub enum SplitError {
+    /// The root is not a position of the board.
+    #[error("the root: {0}")]
+    Root(#[from] ParseError),
+    /// The root's game is over.
+    #[error("the root: {0}")]
+    Finished(#[from] SolveError),
+    /// The record file is of another split, or not one at all.
+    #[error("{path}: not a record of this split (board {board}, root {root}, depth {depth})")]
+    OtherSplit {
+        /// The file, quoted.
+        path: String,
+        /// This split's board.
+        board: BoardSize,
+        /// This split's root.
+        root: String,
+        /// This split's depth.
+        depth: u32,
+    },
+    /// A job's line is not `MOVES ALPHA`, or its position is not one of
+    /// this split's.
+    #[error("job {0}: expected MOVES ALPHA, MOVES a position this split's root leads to")]
+    BadJob(String),
+    /// Reading or writing a record file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file, quoted.
+        path: String,
+        /// What failed.
+        source: io::Error,
+    },
+    /// The search was stopped.
+    #[error(transparent)]
+    Stopped(#[from] Stopped),
+}
+
+/// One search of a split solve: is the score of the position `moves` (from
+/// the empty board) above `alpha`?
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Job {
+    /// The position, as moves from the empty board.
+    pub moves: String,
+    /// The null window's lower end.
+    pub alpha: i32,
+}
+
+impl fmt::Display for Job {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", or_dash(&self.moves), self.alpha)
+    }
+}
+
+/// What [`Split::plan`] finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// The root's exact score.
+    Score(i32),
+    /// The searches the next window needs, none of them recorded yet.
+    Jobs(Vec<Job>),
+}
+
+/// What reading record files found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// Lines read and trusted.
+    pub records: usize,
+    /// Lines skipped: cut short, damaged, or not of this split's positions.
+    pub damaged: usize,
+}
+
+/// The tightest bounds recorded for one position.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    at_least: i32,
+    at_most: i32,
+}
+
+impl Known {
+    const NOTHING: Known = Known {
+        at_least: i32::MIN,
+        at_most: i32::MAX,
+    };
+
+    fn above(self, alpha: i32) -> Option<bool> {
+        if self.at_least > alpha {
+            Some(true)
+        } else if self.at_most <= alpha {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    fn add(&mut self, bound: Bound) {
+        match bound {
+            Bound::AtLeast(r) => self.at_least = self.at_least.max(r),
+            Bound::AtMost(r) => self.at_most = self.at_most.min(r),
+        }
+    }
+}
+
+/// A strong solve of one root, split `depth` moves down.
+pub struct Split<const W: usize, const H: usize> {
+    root: Position<W, H>,
+    root_moves: String,
+    depth: u32,
+    /// Recorded bounds by position key.
+    known: HashMap<u64, Known>,
+}
+
+/// How [`Split::above`] answers the positions at the split depth.
+enum Leaves<'a, const W: usize, const H: usize> {
+    /// From the records, listing the searches that are missing (each
+    /// position and window once, however many ways lead to it).
+    Plan(&'a mut Vec<Job>, HashSet<(u64, i32)>),
+    /// By searching what is missing, recording each result.
+    Search(&'a mut Solver<W, H>, &'a mut Recorder),
+}
+
+impl<const W: usize, const H: usize> Split<W, H> {
+    /// The split of the position `root_moves` (moves from the empty board)
+    /// `depth` moves down. The game must not be over.
+    pub fn new(root_moves: &str, depth: u32) -> Result<Self, SplitError> {
+        let root = Position::<W, H>::parse(root_moves)?;
+        SolveError::check(&root)?;
+        Ok(Split {
+            root,
+            root_moves: root_moves.to_string(),
+            depth,
+            known: HashMap::new(),
+        })
+    }
+
+    /// The header line of this split's record files.
+    pub fn header(&self) -> String {
+        format!(
+            "{MAGIC} {VERSION} {} {} {}",
+            BoardSize::of::<W, H>(),
+            or_dash(&self.root_moves),
+            self.depth
+        )
+    }
+
+    /// Reads a record file of this split: its trusted lines count from now
+    /// on. A file of another split is an error.
+    pub fn load(&mut self, path: &Path) -> Result<Loaded, SplitError> {
+        let io = |source| SplitError::Io {
+            path: quoted(path),
+            source,
+        };
+        let mut lines = BufReader::new(File::open(path).map_err(io)?).lines();
+        let header = lines.next().transpose().map_err(io)?;
+        if header.as_deref() != Some(self.header().as_str()) {
+            return Err(self.other_split(path));
+        }
+        let mut loaded = Loaded::default();
+        for line in lines {
+            // A line that is not UTF-8 is damage like any other.
+            let line = match line {
+                Ok(line) => line,
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    loaded.damaged += 1;
+                    continue;
+                }
+                Err(e) => return Err(io(e)),
+            };
+            match self.read_record(&line) {
+                Some((p, bound)) => {
+                    self.known
+                        .entry(p.key())
+                        .or_insert(Known::NOTHING)
+                        .add(bound);
+                    loaded.records += 1;
+                }
+                None => loaded.damaged += 1,
+            }
+        }
+        Ok(loaded)
+    }
+
+    fn other_split(&self, path: &Path) -> SplitError {
+        SplitError::OtherSplit {
+            path: quoted(path),
+            board: BoardSize::of::<W, H>(),
+            root: or_dash(&self.root_moves).to_string(),
+            depth: self.depth,
+        }
+    }
+
+    /// A record line's position and bound, if its checksum holds and the
+    /// position is one this split's root leads to.
+    fn read_record(&self, line: &str) -> Option<(Position<W, H>, Bound)> {
+        let (text, check) = line.rsplit_once(' ')?;
+        if check.len() != 16 || u64::from_str_radix(check, 16).ok()? != self.check(text) {
+            return None;
+        }
+        let (moves, bound) = text.split_once(' ')?;
+        let bound = if let Some(r) = bound.strip_prefix("<=") {
+            Bound::AtMost(r.parse().ok()?)
+        } else {
+            Bound::AtLeast(bound.strip_prefix(">=")?.parse().ok()?)
+        };
+        Some((self.position_of(moves)?, bound))
+    }
+
+    /// The position `moves` names, if this split's root leads to it.
+    fn position_of(&self, moves: &str) -> Option<Position<W, H>> {
+        let moves = if moves == "-" { "" } else { moves };
+        let p = Position::<W, H>::parse(moves).ok()?;
+        moves.starts_with(&self.root_moves).then_some(p)
+    }
+
+    /// The checksum of a record's text: FNV-1a over the header and the
+    /// text, so that a line of another split never passes either.
+    fn check(&self, text: &str) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for byte in self.header().bytes().chain([b'\n']).chain(text.bytes()) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        hash
+    }
+
+    /// The record line of a search's result.
+    fn record_line(&self, job: &Job, bound: Bound) -> String {
+        let text = match bound {
+            Bound::AtMost(r) => format!("{} <={r}", or_dash(&job.moves)),
+            Bound::AtLeast(r) => format!("{} >={r}", or_dash(&job.moves)),
+        };
+        format!("{text} {:016x}\n", self.check(&text))
+    }
+
+    /// Notes a search's result, as if read from a record.
+    pub fn note(&mut self, job: &Job, bound: Bound) -> Result<(), SplitError> {
+        let p = self
+            .position_of(&job.moves)
+            .ok_or_else(|| SplitError::BadJob(job.to_string()))?;
+        self.known
+            .entry(p.key())
+            .or_insert(Known::NOTHING)
+            .add(bound);
+        Ok(())
+    }
+
+    /// The root's score if the records settle it, else every search the
+    /// next window needs that is not recorded yet: the jobs of one round
+    /// shared over machines.
+    pub fn plan(&mut self) -> Plan {
+        let mut jobs = Vec::new();
+        match self.narrow(&mut Leaves::Plan(&mut jobs, HashSet::new())) {
+            Ok(Some(score)) => Plan::Score(score),
+            _ => Plan::Jobs(jobs),
+        }
+    }
+
+    /// The root's score, searching with `solver` what the records do not
+    /// hold and appending each result to `recorder` as soon as it is
+    /// found: killed, it loses at most the search under way.
+    pub fn solve(
+        &mut self,
+        solver: &mut Solver<W, H>,
+        recorder: &mut Recorder,
+    ) -> Result<i32, SplitError> {
+        let score = self.narrow(&mut Leaves::Search(solver, recorder))?;
+        Ok(score.expect("a search settles every window"))
+    }
+
+    /// The root's probe loop: `None` as soon as a window is not settled.
+    fn narrow(&mut self, leaves: &mut Leaves<'_, W, H>) -> Result<Option<i32>, SplitError> {
+        let root = self.root;
+        let n = root.moves_played() as i32;
+        if root.can_win_next() {
+            return Ok(Some(Solver::<W, H>::win_score(n)));
+        }
+        let mut min = -Solver::<W, H>::win_score(n + 1);
+        let mut max = Solver::<W, H>::win_score(n + 2);
+        let mut probes = 0;
+        let mut moves = self.root_moves.clone();
+        while min < max {
+            let probe = tuning::next_probe(min, max, probes, n);
+            probes += 1;
+            match self.above(&root, probe, self.depth, &mut moves, leaves)? {
+                Some(true) => min = probe + 1,
+                Some(false) => max = probe,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(min))
+    }
+
+    /// Whether `p` (reached by `moves`) scores above `alpha`, answered by
+    /// negamax over the next `depth` moves; `None` if a search it needs is
+    /// not recorded (when planning).
+    fn above(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        depth: u32,
+        moves: &mut String,
+        leaves: &mut Leaves<'_, W, H>,
+    ) -> Result<Option<bool>, SplitError> {
+        let n = p.moves_played() as i32;
+        if let Some(score) = Solver::<W, H>::finished_score(p) {
+            return Ok(Some(score > alpha));
+        }
+        if p.can_win_next() {
+            return Ok(Some(Solver::<W, H>::win_score(n) > alpha));
+        }
+        if let Some(known) = self.known.get(&p.key()).and_then(|k| k.above(alpha)) {
+            return Ok(Some(known));
+        }
+        if depth == 0 {
+            let job = Job {
+                moves: moves.clone(),
+                alpha,
+            };
+            return Ok(match leaves {
+                Leaves::Plan(jobs, listed) => {
+                    if listed.insert((p.key(), alpha)) {
+                        jobs.push(job);
+                    }
+                    None
+                }
+                Leaves::Search(solver, recorder) => {
+                    let bound = solver.probe(p, alpha);
+                    recorder.write(&self.record_line(&job, bound))?;
+                    self.known
+                        .entry(p.key())
+                        .or_insert(Known::NOTHING)
+                        .add(bound);
+                    bound.above(alpha)
+                }
+            });
+        }
+        let mut unsettled = false;
+        for col in Geometry::<W, H>::CENTRE_FIRST {
+            if !p.can_play(col) {
+                continue;
+            }
+            moves.push(char::from(b'1' + col as u8));
+            let child = self.above(&p.after(col), -alpha - 1, depth - 1, moves, leaves)?;
+            moves.pop();
+            match child {
+                // The move leads to a score of at most -alpha - 1 for the
+                // opponent: at least alpha + 1 for the side to move.
+                Some(false) => return Ok(Some(true)),
+                Some(true) => {}
+                None => unsettled = true,
+            }
+        }
+        Ok((!unsettled).then_some(false))
+    }
+
+    /// The job a line names (`MOVES ALPHA`), if it is one of this split's.
+    pub fn job(&self, line: &str) -> Result<Job, SplitError> {
+        let bad = || SplitError::BadJob(line.chars().take(80).collect());
+        let (moves, alpha) = line.trim().split_once(' ').ok_or_else(bad)?;
+        let alpha = alpha.trim().parse().map_err(|_| bad())?;
+        self.position_of(moves).ok_or_else(bad)?;
+        let moves = if moves == "-" { "" } else { moves };
+        Ok(Job {
+            moves: moves.to_string(),
+            alpha,
+        })
+    }
+
+    /// Runs one job with `solver` and appends its result to `recorder`.
+    pub fn run(
+        &mut self,
+        job: &Job,
+        solver: &mut Solver<W, H>,
+        recorder: &mut Recorder,
+    ) -> Result<Bound, SplitError> {
+        let p = self
+            .position_of(&job.moves)
+            .ok_or_else(|| SplitError::BadJob(job.to_string()))?;
+        let bound = solver.probe(&p, job.alpha);
+        recorder.write(&self.record_line(job, bound))?;
+        self.note(job, bound)?;
+        Ok(bound)
+    }
+
+    /// Opens (or creates) a record file of this split for appending, and
+    /// reads what it already holds.
+    pub fn open(&mut self, path: &Path) -> Result<(Recorder, Loaded), SplitError> {
+        let io = |source| SplitError::Io {
+            path: quoted(path),
+            source,
+        };
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let mut recorder = Recorder {
+            file,
+            path: quoted(path),
+        };
+        if len == 0 {
+            recorder.write(&format!("{}\n", self.header()))?;
+            return Ok((recorder, Loaded::default()));
+        }
+        let loaded = self.load(path)?;
+        // A line cut short by a kill is ended, so that the next record
+        // starts a line of its own.
+        let mut last = [0u8];
+        recorder.file.seek(SeekFrom::End(-1)).map_err(io)?;
+        recorder.file.read_exact(&mut last).map_err(io)?;
+        if last[0] != b'\n' {
+            recorder.write("\n")?;
+        }
+        Ok((recorder, loaded))
+    }
+}
+
+/// A record file open for appending; each line reaches the disk before
+/// [`write`](Self::write) returns.
+pub struct Recorder {
+    file: File,
+    path: String,
+}
+
+impl Recorder {
+    fn write(&mut self, line: &str) -> Result<(), SplitError> {
+        let io = |source| SplitError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        self.file.write_all(line.as_bytes()).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+}
+
+/// `-` for the empty board, as record files and jobs write it.
+fn or_dash(moves: &str) -> &str {
+    if moves.is_empty() {
+        "-"
+    } else {
+        moves
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,215 @@
+use super::*;
+
+use std::fs;
+
+use crate::rng::Rng;
+
+/// Games still on, reached by random play: their moves and positions.
+fn random_games<const W: usize, const H: usize>(
+    count: usize,
+    moves: std::ops::Range<usize>,
+    seed: u64,
+) -> Vec<(String, Position<W, H>)> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let target = moves.start + rng.index(moves.end - moves.start);
+        let mut p = Position::<W, H>::new();
+        let mut text = String::new();
+        for _ in 0..target {
+            let cols: Vec<usize> = p.playable_columns().collect();
+            let col = cols[rng.index(cols.len())];
+            if p.is_winning_move(col) || p.after(col).is_game_over() {
+                break;
+            }
+            p.play(col);
+            text.push(char::from(b'1' + col as u8));
+        }
+        out.push((text, p));
+    }
+    out
+}
+
+/// A split solve of `moves` with a fresh solver and record file, and the
+/// record file's text.
+fn split_solve<const W: usize, const H: usize>(moves: &str, depth: u32) -> (i32, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records");
+    let mut split = Split::<W, H>::new(moves, depth).unwrap();
+    let (mut recorder, loaded) = split.open(&path).unwrap();
+    assert_eq!(loaded, Loaded::default());
+    let score = split.solve(&mut Solver::new(), &mut recorder).unwrap();
+    (score, fs::read_to_string(&path).unwrap())
+}
+
+fn agrees_with_direct_solves<const W: usize, const H: usize>(seed: u64) {
+    let mut direct = Solver::<W, H>::with_table_mb(8);
+    for (i, (moves, p)) in random_games::<W, H>(40, 0..14, seed)
+        .into_iter()
+        .enumerate()
+    {
+        let depth = i as u32 % 4;
+        let (score, _) = split_solve::<W, H>(&moves, depth);
+        assert_eq!(score, direct.solve(&p), "{moves:?} split at depth {depth}");
+    }
+}
+
+#[test]
+fn split_solves_agree_with_direct_solves() {
+    agrees_with_direct_solves::<5, 4>(1);
+    agrees_with_direct_solves::<6, 4>(2);
+    agrees_with_direct_solves::<4, 5>(3);
+}
+
+/// Rounds as machines share them: every job a round lists is searched
+/// by one of two "machines", each with its own solver and record file;
+/// the next round reads both files.
+#[test]
+fn rounds_shared_over_two_record_files_agree_with_direct_solves() {
+    let mut direct = Solver::<6, 4>::with_table_mb(8);
+    for (moves, p) in random_games::<6, 4>(12, 0..10, 4) {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [dir.path().join("a"), dir.path().join("b")];
+        let mut solvers = [Solver::<6, 4>::new(), Solver::<6, 4>::new()];
+        let mut rounds = 0;
+        let score = loop {
+            let mut split = Split::<6, 4>::new(&moves, 2).unwrap();
+            for file in files.iter().filter(|f| f.exists()) {
+                split.load(file).unwrap();
+            }
+            match split.plan() {
+                Plan::Score(score) => break score,
+                Plan::Jobs(jobs) => {
+                    assert!(!jobs.is_empty());
+                    for (i, job) in jobs.iter().enumerate() {
+                        let (mut recorder, _) = split.open(&files[i % 2]).unwrap();
+                        // Each job line reads back as the same job.
+                        assert_eq!(&split.job(&job.to_string()).unwrap(), job);
+                        split.run(job, &mut solvers[i % 2], &mut recorder).unwrap();
+                    }
+                }
+            }
+            rounds += 1;
+            assert!(rounds < 64, "no end");
+        };
+        assert_eq!(score, direct.solve(&p), "{moves:?}");
+    }
+}
+
+#[test]
+fn a_resumed_solve_searches_nothing_it_recorded() {
+    let moves = "3344";
+    let (score, _) = split_solve::<6, 4>(moves, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records");
+    let mut first = Split::<6, 4>::new(moves, 2).unwrap();
+    let (mut recorder, _) = first.open(&path).unwrap();
+    assert_eq!(
+        first.solve(&mut Solver::new(), &mut recorder).unwrap(),
+        score
+    );
+    let written = fs::read_to_string(&path).unwrap();
+    let records = written.lines().count() - 1;
+    assert!(records > 0);
+
+    let mut again = Split::<6, 4>::new(moves, 2).unwrap();
+    let (mut recorder, loaded) = again.open(&path).unwrap();
+    assert_eq!(
+        loaded,
+        Loaded {
+            records,
+            damaged: 0
+        }
+    );
+    let mut solver = Solver::new();
+    assert_eq!(again.solve(&mut solver, &mut recorder).unwrap(), score);
+    assert_eq!(solver.nodes(), 0);
+    assert_eq!(fs::read_to_string(&path).unwrap(), written);
+}
+
+#[test]
+fn damaged_lines_are_skipped_never_trusted() {
+    let moves = "3344";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records");
+    let mut split = Split::<6, 4>::new(moves, 2).unwrap();
+    let (mut recorder, _) = split.open(&path).unwrap();
+    let score = split.solve(&mut Solver::new(), &mut recorder).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let records = lines.len() - 1;
+    assert!(records >= 3, "{text}");
+    // A bound changed (its checksum no longer holds), a line cut short as
+    // a kill leaves it, and bytes that are not text.
+    lines[1] = lines[1].replacen("<=", ">=", 1).replacen(">=-", "<=-", 1);
+    if lines[1] == text.lines().nth(1).unwrap() {
+        lines[1].insert(0, '1');
+    }
+    let last = lines.pop().unwrap();
+    let mut damaged = lines.join("\n").into_bytes();
+    damaged.extend_from_slice(b"\n\xff\xfe\n");
+    damaged.extend_from_slice(&last.as_bytes()[..last.len() / 2]);
+    fs::write(&path, &damaged).unwrap();
+
+    let mut again = Split::<6, 4>::new(moves, 2).unwrap();
+    let (mut recorder, loaded) = again.open(&path).unwrap();
+    assert_eq!(
+        loaded,
+        Loaded {
+            records: records - 2,
+            damaged: 3
+        }
+    );
+    assert_eq!(
+        again.solve(&mut Solver::new(), &mut recorder).unwrap(),
+        score
+    );
+    // The cut line was ended before the next record was appended.
+    let mut third = Split::<6, 4>::new(moves, 2).unwrap();
+    let loaded = third.load(&path).unwrap();
+    assert_eq!(loaded.damaged, 3);
+    assert!(loaded.records >= records - 1);
+}
+
+#[test]
+fn another_splits_records_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records");
+    let mut split = Split::<6, 4>::new("33", 2).unwrap();
+    split.open(&path).unwrap();
+    for (moves, depth) in [("33", 3), ("34", 2), ("", 2)] {
+        let mut other = Split::<6, 4>::new(moves, depth).unwrap();
+        assert!(matches!(
+            other.open(&path),
+            Err(SplitError::OtherSplit { .. })
+        ));
+    }
+    let mut wide = Split::<7, 4>::new("33", 2).unwrap();
+    assert!(matches!(
+        wide.load(&path),
+        Err(SplitError::OtherSplit { .. })
+    ));
+}
+
+#[test]
+fn jobs_and_roots_are_checked() {
+    let split = Split::<6, 4>::new("33", 1).unwrap();
+    assert_eq!(
+        split.job("334 -3").unwrap(),
+        Job {
+            moves: "334".into(),
+            alpha: -3
+        }
+    );
+    for bad in ["", "334", "334 x", "434 1", "33 1 2", "3349 1"] {
+        assert!(split.job(bad).is_err(), "{bad:?}");
+    }
+    assert!(matches!(
+        Split::<6, 4>::new("1212121", 1),
+        Err(SplitError::Finished(_))
+    ));
+    assert!(matches!(
+        Split::<6, 4>::new("7", 1),
+        Err(SplitError::Root(_))
+    ));
+}
