@@ -4,6 +4,7 @@
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
+use score4::solver::Bound;
 use score4::split::{Job, Loaded, Plan, Split, SplitError};
 use score4::{default_table_mb, with_board_size, Solver};
 
@@ -34,7 +35,8 @@ pub enum Command {
         records: Vec<PathBuf>,
     },
     /// Run the jobs read from stdin (lines `MOVES ALPHA` from `plan`),
-    /// appending each result to FILE.
+    /// appending each result to FILE; prints `MOVES ALPHA BOUND POSITIONS`
+    /// for each.
     Run {
         #[command(flatten)]
         split: SplitArgs,
@@ -108,6 +110,10 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             let score = split
                 .solve(&mut solver, &mut recorder)
                 .map_err(|e| e.to_string())?;
+            output::note(format_args!(
+                "split: {} positions searched by this run",
+                solver.nodes()
+            ));
             Ok(Output::new().finish(&format!("{score}\n"), OK))
         }
         Command::Plan { split, records } => {
@@ -130,7 +136,7 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             let mut split = new_split(&split)?;
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, _) = split.open(&records).map_err(|e| e.to_string())?;
-            let mut ran = 0;
+            let mut out = Output::new();
             for (number, line) in io::stdin().lock().lines().enumerate() {
                 let line = line.map_err(|e| format!("reading stdin: {e}"))?;
                 if line.trim().is_empty() {
@@ -139,12 +145,18 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
                 let job: Job = split
                     .job(&line)
                     .map_err(|e| format!("line {}: {e}", number + 1))?;
-                split
+                solver.reset_nodes();
+                let bound = split
                     .run(&job, &mut solver, &mut recorder)
                     .map_err(|e: SplitError| e.to_string())?;
-                ran += 1;
+                let bound = match bound {
+                    Bound::AtMost(r) => format!("<={r}"),
+                    Bound::AtLeast(r) => format!(">={r}"),
+                };
+                if let Err(stop) = out.line(&format!("{job} {bound} {}", solver.nodes())) {
+                    return Ok(stop.status(OK));
+                }
             }
-            output::note(format_args!("split: {ran} jobs run"));
             Ok(OK)
         }
     }

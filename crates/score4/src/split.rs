@@ -11,8 +11,9 @@
 //! null window its parent needs ([`Job`]), and each search's proven bound
 //! is a line of a record file. A move that settles its parent spares its
 //! siblings, so a solve run in one process searches little more than a
-//! direct one; a round shared over machines searches every job the
-//! window may need at once ([`Split::plan`]).
+//! direct one. A round shared over machines ([`Split::plan`]) lists the
+//! searches the window needs next: a position's first move alone until it
+//! is settled, then all its other moves at once.
 //!
 //! A record file starts with a header naming the board, the root and the
 //! depth, and every line carries a checksum: a line cut short by a kill, or
@@ -375,6 +376,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
             });
         }
         let mut unsettled = false;
+        let mut first = true;
         for col in Geometry::<W, H>::CENTRE_FIRST {
             if !p.can_play(col) {
                 continue;
@@ -387,8 +389,15 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 // opponent: at least alpha + 1 for the side to move.
                 Some(false) => return Ok(Some(true)),
                 Some(true) => {}
+                // When planning, the first move is settled before its
+                // siblings are listed: it settles the position more often
+                // than not, sparing them (the eldest brother first). Once
+                // it has not, every sibling is likely needed, and all go
+                // into the same round.
+                None if first => return Ok(None),
                 None => unsettled = true,
             }
+            first = false;
         }
         Ok((!unsettled).then_some(false))
     }
