@@ -3,7 +3,7 @@
 //! one shared over machines.
 //!
 //! The root's score is narrowed as [`Solver`] narrows it, one null window
-//! at a time ([`tuning::next_probe`]). Each window asks "is the score above
+//! at a time (the same probe sequence). Each window asks "is the score above
 //! `alpha`?", and the first `depth` moves answer it without search: a
 //! position is above `alpha` exactly when one of its moves leads to a
 //! position whose score is not above `-alpha - 1` (negamax). Only the
@@ -467,7 +467,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
 }
 
 /// A record file open for appending; each line reaches the disk before
-/// [`write`](Self::write) returns.
+/// the call that writes it returns.
 pub struct Recorder {
     file: File,
     path: String,
