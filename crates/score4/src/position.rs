@@ -394,6 +394,28 @@ impl SolveError {
     }
 }
 
+/// A game still on, reached from the empty board by up to `moves` random
+/// moves, stopping before one that would end it: its moves and position.
+/// The library's unit tests draw their positions with it.
+#[cfg(test)]
+pub(crate) fn random_game<const W: usize, const H: usize>(
+    rng: &mut crate::rng::Rng,
+    moves: usize,
+) -> (String, Position<W, H>) {
+    let mut p = Position::<W, H>::new();
+    let mut text = String::new();
+    for _ in 0..moves {
+        let cols: Vec<usize> = p.playable_columns().collect();
+        let col = cols[rng.index(cols.len())];
+        if p.is_winning_move(col) || p.after(col).is_game_over() {
+            break;
+        }
+        p.play(col);
+        text.push(char::from(b'1' + col as u8));
+    }
+    (text, p)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -311,12 +311,11 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// The root's probe loop: `None` as soon as a window is not settled.
     fn narrow(&mut self, leaves: &mut Leaves<'_, W, H>) -> Result<Option<i32>, SplitError> {
         let root = self.root;
-        let n = root.moves_played() as i32;
-        if root.can_win_next() {
-            return Ok(Some(Solver::<W, H>::win_score(n)));
+        if let Some(score) = Solver::<W, H>::settled_score(&root) {
+            return Ok(Some(score));
         }
-        let mut min = -Solver::<W, H>::win_score(n + 1);
-        let mut max = Solver::<W, H>::win_score(n + 2);
+        let n = root.moves_played() as i32;
+        let (mut min, mut max) = Solver::<W, H>::score_range(n);
         let mut probes = 0;
         let mut moves = self.root_moves.clone();
         while min < max {
@@ -342,12 +341,8 @@ impl<const W: usize, const H: usize> Split<W, H> {
         moves: &mut String,
         leaves: &mut Leaves<'_, W, H>,
     ) -> Result<Option<bool>, SplitError> {
-        let n = p.moves_played() as i32;
-        if let Some(score) = Solver::<W, H>::finished_score(p) {
+        if let Some(score) = Solver::<W, H>::settled_score(p) {
             return Ok(Some(score > alpha));
-        }
-        if p.can_win_next() {
-            return Ok(Some(Solver::<W, H>::win_score(n) > alpha));
         }
         if let Some(known) = self.known.get(&p.key()).and_then(|k| k.above(alpha)) {
             return Ok(Some(known));

@@ -12,19 +12,8 @@ fn random_positions<const W: usize, const H: usize>(
     let mut out = Vec::new();
     while out.len() < count {
         let target = moves.start + rng.index(moves.end - moves.start);
-        let mut p = Position::<W, H>::new();
-        for _ in 0..target {
-            let cols: Vec<usize> = p.playable_columns().collect();
-            let col = cols[rng.index(cols.len())];
-            // Stop before a move that ends the game: the position must go on.
-            if p.is_winning_move(col) || p.after(col).is_game_over() {
-                break;
-            }
-            p.play(col);
-        }
-        if !p.is_game_over() {
-            out.push(p);
-        }
+        let (_, p) = crate::position::random_game::<W, H>(&mut rng, target);
+        out.push(p);
     }
     out
 }

@@ -296,21 +296,18 @@ impl<const W: usize, const H: usize> Engine<W, H> {
         self.stoppable.then(|| self.stop.abort_flag())
     }
 
+    /// The score of `p` when no search is needed: a finished game, a win
+    /// with the next move, or a position of the book.
+    fn known_score(&self, p: &Position<W, H>) -> Option<i32> {
+        Solver::<W, H>::settled_score(p).or_else(|| self.book.as_ref().and_then(|b| b.score(p)))
+    }
+
     fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Solver::<W, H>::finished_score(p) {
-            return Ok(score);
-        }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
+        if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
         let n = p.moves_played() as i32;
-        if p.can_win_next() {
-            return Ok(Solver::<W, H>::win_score(n));
-        }
-        // The opponent wins at best with its next move, the side to move at
-        // best with the move after that.
-        let mut min = -Solver::<W, H>::win_score(n + 1);
-        let mut max = Solver::<W, H>::win_score(n + 2);
+        let (mut min, mut max) = Solver::<W, H>::score_range(n);
         let mut probes = 0;
         while min < max {
             let probe = tuning::next_probe(min, max, probes, n);
@@ -330,18 +327,10 @@ impl<const W: usize, const H: usize> Engine<W, H> {
     /// Exact where no search is needed; outside the range a search could
     /// return, the end of that range, which answers the question.
     fn probe_inner(&mut self, p: &Position<W, H>, alpha: i32) -> Result<i32, Stopped> {
-        if let Some(score) = Solver::<W, H>::finished_score(p) {
+        if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return Ok(score);
-        }
-        let n = p.moves_played() as i32;
-        if p.can_win_next() {
-            return Ok(Solver::<W, H>::win_score(n));
-        }
-        let min = -Solver::<W, H>::win_score(n + 1);
-        let max = Solver::<W, H>::win_score(n + 2);
+        let (min, max) = Solver::<W, H>::score_range(p.moves_played() as i32);
         if alpha < min || alpha >= max {
             return Ok(if alpha < min { min } else { max });
         }
@@ -349,14 +338,8 @@ impl<const W: usize, const H: usize> Engine<W, H> {
     }
 
     fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
-        if let Some(score) = Solver::<W, H>::finished_score(p) {
+        if let Some(score) = self.known_score(p) {
             return Ok(score.signum());
-        }
-        if let Some(score) = self.book.as_ref().and_then(|b| b.score(p)) {
-            return Ok(score.signum());
-        }
-        if p.can_win_next() {
-            return Ok(1);
         }
         Ok(self.search(p, -1, 1)?.signum())
     }

@@ -454,6 +454,22 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         })
     }
 
+    /// The score of `p` when it needs neither search nor book: a finished
+    /// game, or a win with the next move.
+    pub(crate) fn settled_score(p: &Position<W, H>) -> Option<i32> {
+        Self::finished_score(p).or_else(|| {
+            p.can_win_next()
+                .then(|| Self::win_score(p.moves_played() as i32))
+        })
+    }
+
+    /// The range the score of a position not [`settled`](Self::settled_score)
+    /// after `moves` moves lies in: the opponent wins at best with its next
+    /// move, the side to move at best with the move after that.
+    pub(crate) fn score_range(moves: i32) -> (i32, i32) {
+        (-Self::win_score(moves + 1), Self::win_score(moves + 2))
+    }
+
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
     /// returns them): the highest score, the centre-most among equals.
     pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {

@@ -14,18 +14,7 @@ fn random_games<const W: usize, const H: usize>(
     let mut out = Vec::new();
     while out.len() < count {
         let target = moves.start + rng.index(moves.end - moves.start);
-        let mut p = Position::<W, H>::new();
-        let mut text = String::new();
-        for _ in 0..target {
-            let cols: Vec<usize> = p.playable_columns().collect();
-            let col = cols[rng.index(cols.len())];
-            if p.is_winning_move(col) || p.after(col).is_game_over() {
-                break;
-            }
-            p.play(col);
-            text.push(char::from(b'1' + col as u8));
-        }
-        out.push((text, p));
+        out.push(crate::position::random_game::<W, H>(&mut rng, target));
     }
     out
 }
@@ -141,10 +130,11 @@ fn damaged_lines_are_skipped_never_trusted() {
     assert!(records >= 3, "{text}");
     // A bound changed (its checksum no longer holds), a line cut short as
     // a kill leaves it, and bytes that are not text.
-    lines[1] = lines[1].replacen("<=", ">=", 1).replacen(">=-", "<=-", 1);
-    if lines[1] == text.lines().nth(1).unwrap() {
-        lines[1].insert(0, '1');
-    }
+    lines[1] = if lines[1].contains("<=") {
+        lines[1].replacen("<=", ">=", 1)
+    } else {
+        lines[1].replacen(">=", "<=", 1)
+    };
     let last = lines.pop().unwrap();
     let mut damaged = lines.join("\n").into_bytes();
     damaged.extend_from_slice(b"\n\xff\xfe\n");
