@@ -34,9 +34,10 @@ pub struct Args {
     /// Solve for the sign only (win, draw or loss) and check the label's sign.
     #[arg(long)]
     weak: bool,
-    /// Transposition table size in MiB.
-    #[arg(long, value_name = "MB", default_value_t = score4::solver::DEFAULT_TABLE_MB, value_parser = crate::table_mb)]
-    table_mb: usize,
+    /// Transposition table size in MiB [default: 4; 256 on boards of more
+    /// than 42 cells].
+    #[arg(long, value_name = "MB", value_parser = crate::table_mb)]
+    table_mb: Option<usize>,
     /// Solve only the first N positions of each file.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
@@ -108,9 +109,10 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
 
-    let mut solver = match Solver::<W, H>::try_with_table_mb(args.table_mb) {
+    let table_mb = args.table_mb.unwrap_or(score4::default_table_mb(1, W * H));
+    let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
         Ok(solver) => solver,
-        Err(e) => return fail(&format!("--table-mb {}: {e}", args.table_mb)),
+        Err(e) => return fail(&format!("--table-mb {table_mb}: {e}")),
     };
     if let Err(message) = args.book.apply(&mut solver) {
         // Already `book: ...`, as every command's errors about a book.

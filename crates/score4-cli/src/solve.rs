@@ -65,7 +65,8 @@ pub struct Args {
     #[arg(long)]
     probes: bool,
     /// Transposition table size in MiB (a power of two is used as is,
-    /// others are rounded down) [default: 4, or 32 with several threads]
+    /// others are rounded down) [default: 4, or 32 with several threads;
+    /// 256 on boards of more than 42 cells]
     #[arg(long, value_name = "N", value_parser = crate::table_mb)]
     table_mb: Option<usize>,
     /// Threads searching each position in the first half of the game together.
@@ -91,7 +92,7 @@ pub fn run(args: Args) -> u8 {
 /// [`run`] on the `W` x `H` board.
 fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let threads = usize::from(args.threads);
-    let table_mb = args.table_mb.unwrap_or(default_table_mb(threads));
+    let table_mb = args.table_mb.unwrap_or(default_table_mb(threads, W * H));
     let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
         Ok(solver) => solver,
         Err(e) => {

@@ -67,7 +67,8 @@ pub struct SplitArgs {
 /// How each search runs.
 #[derive(clap::Args)]
 pub struct SearchArgs {
-    /// Transposition table size in MiB [default: 4, or 32 with several threads].
+    /// Transposition table size in MiB [default: 4, or 32 with several
+    /// threads; 256 on boards of more than 42 cells].
     #[arg(long, value_name = "N", value_parser = crate::table_mb)]
     table_mb: Option<usize>,
     /// Threads searching each position together.
@@ -164,7 +165,7 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
 
 fn solver<const W: usize, const H: usize>(search: &SearchArgs) -> Result<Solver<W, H>, String> {
     let threads = usize::from(search.threads);
-    let mb = search.table_mb.unwrap_or(default_table_mb(threads));
+    let mb = search.table_mb.unwrap_or(default_table_mb(threads, W * H));
     let mut solver =
         Solver::<W, H>::try_with_table_mb(mb).map_err(|e| format!("--table-mb {mb}: {e}"))?;
     solver.set_threads(threads);

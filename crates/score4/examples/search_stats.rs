@@ -5,29 +5,42 @@
 //! table.
 //!
 //! `cut -d' ' -f1 fixtures/solver/ply9-14.txt | cargo run --release -p score4
-//! --features search-stats --example search_stats -- [TABLE_MB] [THREADS]`
+//! --features search-stats --example search_stats -- [TABLE_MB] [THREADS] [WxH]`
+//!
+//! The board is 7x6 unless a `WxH` argument names another; the table is
+//! the solver's default for the board and the threads.
 
 use std::io::BufRead;
 
 use score4::solver::stats::{self, Event};
-use score4::{default_table_mb, Position, Solver};
+use score4::{default_table_mb, with_board_size, BoardSize, Position, Solver};
+
+fn fail(message: &str) -> ! {
+    eprintln!("search_stats: {message}");
+    std::process::exit(2);
+}
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let number = |i: usize, default: usize| match args.get(i).map(|a| a.parse::<usize>()) {
-        None => default,
-        Some(Ok(n)) if n > 0 => n,
-        Some(_) => {
-            eprintln!("search_stats: expected [TABLE_MB] [THREADS], positive numbers");
-            std::process::exit(2);
+    let mut size = BoardSize::STANDARD;
+    let mut numbers = Vec::new();
+    for arg in std::env::args().skip(1) {
+        if arg.contains('x') {
+            size = arg.parse().unwrap_or_else(|e| fail(&format!("{arg}: {e}")));
+        } else {
+            match arg.parse::<usize>() {
+                Ok(n) if n > 0 && numbers.len() < 2 => numbers.push(n),
+                _ => fail("expected [TABLE_MB] [THREADS] [WxH], positive numbers"),
+            }
         }
-    };
-    let threads = number(1, 1);
-    let mut solver = Solver::<7, 6>::try_with_table_mb(number(0, default_table_mb(threads)))
-        .unwrap_or_else(|e| {
-            eprintln!("search_stats: {e}");
-            std::process::exit(2);
-        });
+    }
+    let threads = numbers.get(1).copied().unwrap_or(1);
+    let table_mb = numbers.first().copied();
+    with_board_size!(size, run(table_mb, threads));
+}
+
+fn run<const W: usize, const H: usize>(table_mb: Option<usize>, threads: usize) {
+    let mb = table_mb.unwrap_or(default_table_mb(threads, W * H));
+    let mut solver = Solver::<W, H>::try_with_table_mb(mb).unwrap_or_else(|e| fail(&e.to_string()));
     solver.set_threads(threads);
     solver.drop_book();
     stats::take();
@@ -38,7 +51,7 @@ fn main() {
             std::process::exit(2);
         });
         let moves = line.split_whitespace().next().unwrap_or("");
-        let p: Position = match moves.parse() {
+        let p: Position<W, H> = match moves.parse() {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("search_stats: line {}: {e}", i + 1);

@@ -83,7 +83,7 @@ impl PerfectPlayer {
     /// table size they share well.
     pub fn try_with_threads(threads: usize) -> Result<Self, TableError> {
         let threads = threads.max(1);
-        let mut solver = Solver::try_with_table_mb(default_table_mb(threads))?;
+        let mut solver = Solver::try_with_table_mb(default_table_mb(threads, 7 * 6))?;
         solver.set_threads(threads);
         Ok(PerfectPlayer { solver, threads })
     }
@@ -123,10 +123,10 @@ mod tests {
         assert_eq!(player.threads(), all_cores());
         let one = PerfectPlayer::try_with_threads(0).unwrap();
         assert_eq!(one.threads(), 1);
-        assert!(one.solver().table_bytes() >= default_table_mb(1) << 20);
-        assert_eq!(default_table_mb(1), DEFAULT_TABLE_MB);
+        assert!(one.solver().table_bytes() >= default_table_mb(1, 42) << 20);
+        assert_eq!(default_table_mb(1, 42), DEFAULT_TABLE_MB);
         let two = PerfectPlayer::try_with_threads(2).unwrap();
-        assert!(two.solver().table_bytes() >= default_table_mb(2) << 20);
+        assert!(two.solver().table_bytes() >= default_table_mb(2, 42) << 20);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::search::{Search, Tables};
 use super::table::{self, Table};
-use super::tuning::{self, NEAR_MAX_EMPTY, NEAR_TABLE_FROM_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY};
+use super::tuning::{self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY};
 use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES};
 use crate::bitboard::{Bitboard, Geometry};
 use crate::book::{Book, BookError};
@@ -443,7 +443,7 @@ impl<const W: usize, const H: usize> Engine<W, H> {
             None => Tables {
                 far: &self.table,
                 near: self.near.as_ref().unwrap_or(&self.table),
-                near_max_empty: NEAR_MAX_EMPTY,
+                near_max_empty: tuning::near_max_empty(W * H),
             },
         }
     }

@@ -65,7 +65,10 @@ use crate::position::{Ending, Position};
 use crate::score;
 use engine::{AnyEngine, Ask, Found};
 pub use stop::{StopHandle, Stopped};
-pub use tuning::{default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, NEAR_TABLE_MB};
+pub use tuning::{
+    default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, LARGE_BOARD_CELLS, LARGE_TABLE_MB,
+    NEAR_TABLE_MB,
+};
 pub use verdict::{Player, Verdict};
 
 /// A perfect Connect Four solver for the `W` x `H` board (7x6 unless named).
@@ -197,9 +200,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Columns from the centre outwards, where lines are most numerous.
     const ORDER: [usize; W] = Geometry::<W, H>::CENTRE_FIRST;
 
-    /// A solver with a table of [`DEFAULT_TABLE_MB`] mebibytes.
+    /// A solver with a table of [`default_table_mb`] mebibytes for one
+    /// thread on this board: [`DEFAULT_TABLE_MB`] up to the standard
+    /// board's size, [`LARGE_TABLE_MB`] beyond it.
     pub fn new() -> Self {
-        Self::with_table_mb(DEFAULT_TABLE_MB)
+        Self::with_table_mb(default_table_mb(1, W * H))
     }
 
     /// A solver whose table takes about `mb` mebibytes (rounded down to a

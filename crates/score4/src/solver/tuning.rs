@@ -1,7 +1,8 @@
 //! Every tunable of the solver, each with the reason for its value.
 //!
-//! The measurements behind the values are in the README's "Tunables"
-//! table, with the command that reproduces each; here only the why.
+//! The measurements behind the values are in docs/solver.md and
+//! docs/board-sizes.md, with the command that reproduces each; here only
+//! the why.
 
 /// Table size of [`Solver::new`](super::Solver::new) for one thread, in
 /// mebibytes: a table that mostly stays in the processor's caches answers
@@ -11,6 +12,20 @@ pub const DEFAULT_TABLE_MB: usize = 4;
 /// Table size for threads searching together, in mebibytes: they share
 /// their findings only through the table, so a larger one pays.
 pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
+
+/// Boards with more cells than this are large: solving them takes long
+/// enough, and their searches reach back to enough positions far from the
+/// end, that a table much larger than the caches pays (with the near
+/// table beside it), where on the standard board and smaller ones it
+/// costs more in waiting for memory than it saves.
+pub const LARGE_BOARD_CELLS: usize = 42;
+
+/// Table size on a large board ([`LARGE_BOARD_CELLS`]), in mebibytes,
+/// whatever the number of threads: big enough to keep most positions with
+/// more than 20 empty cells (those outside the near table); a table four
+/// times larger waits for memory more and saves too few positions to repay
+/// it.
+pub const LARGE_TABLE_MB: usize = 256;
 
 /// Size of the second, cache-sized table that large tables come with, and
 /// of each thread's own when threads search together, in mebibytes: the
@@ -25,6 +40,22 @@ pub(super) const NEAR_TABLE_FROM_MB: usize = 64;
 /// there is one: the subtrees below them are small and numerous, so their
 /// entries are cheap to lose and costly to wait for.
 pub(super) const NEAR_MAX_EMPTY: i32 = 30;
+
+/// [`NEAR_MAX_EMPTY`] on a large board ([`LARGE_BOARD_CELLS`]): there far
+/// more positions have 21 to 30 empty cells, and their subtrees are large
+/// enough that losing their entries in the small near table costs more
+/// than waiting for them in the far one.
+pub(super) const LARGE_NEAR_MAX_EMPTY: i32 = 20;
+
+/// Positions with at most this many empty cells go to the near table of a
+/// board of `cells` cells.
+pub(super) const fn near_max_empty(cells: usize) -> i32 {
+    if cells > LARGE_BOARD_CELLS {
+        LARGE_NEAR_MAX_EMPTY
+    } else {
+        NEAR_MAX_EMPTY
+    }
+}
 
 /// Positions with at most this many empty cells go to each thread's own
 /// near table (of [`NEAR_TABLE_MB`]) when threads search together: their
@@ -111,11 +142,20 @@ pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 /// come from forcing moves.
 pub(super) const FAST_WIN: i32 = 6;
 
-/// The table size for a solver searching with `threads` threads, in
-/// mebibytes: [`DEFAULT_TABLE_MB`] for one, [`DEFAULT_SHARED_TABLE_MB`] for
-/// more.
-pub const fn default_table_mb(threads: usize) -> usize {
-    if threads > 1 {
+/// The table size for a solver of a board of `cells` cells searching with
+/// `threads` threads, in mebibytes: [`LARGE_TABLE_MB`] on a large board
+/// ([`LARGE_BOARD_CELLS`]), else [`DEFAULT_TABLE_MB`] for one thread and
+/// [`DEFAULT_SHARED_TABLE_MB`] for more.
+///
+/// ```
+/// use score4::solver::{default_table_mb, DEFAULT_TABLE_MB, LARGE_TABLE_MB};
+/// assert_eq!(default_table_mb(1, 7 * 6), DEFAULT_TABLE_MB);
+/// assert_eq!(default_table_mb(1, 6 * 8), LARGE_TABLE_MB);
+/// ```
+pub const fn default_table_mb(threads: usize, cells: usize) -> usize {
+    if cells > LARGE_BOARD_CELLS {
+        LARGE_TABLE_MB
+    } else if threads > 1 {
         DEFAULT_SHARED_TABLE_MB
     } else {
         DEFAULT_TABLE_MB
