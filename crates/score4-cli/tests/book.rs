@@ -2,7 +2,7 @@
 //! merged (the same bytes), refused when damaged or mismatched, and used
 //! by `solve` and `bench` (resumption and faults: `book_faults.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
@@ -10,13 +10,11 @@ use common::{score4, text};
 
 use score4::book::Book;
 use score4::Position;
+use score4_testkit::Scratch;
 
 /// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("score4-book-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+fn scratch(test: &str) -> Scratch {
+    Scratch::new(&format!("book-{test}"))
 }
 
 fn path(p: &Path) -> String {

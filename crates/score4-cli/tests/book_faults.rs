@@ -17,16 +17,13 @@ use score4::book::build::Plan;
 use score4::book::checkpoint::BuildId;
 use score4::book::{canonical_key, Book, Kind};
 use score4::BoardSize;
+use score4_testkit::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_score4");
 
 /// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("score4-faults-book-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("temp dir");
-    dir
+fn scratch(test: &str) -> Scratch {
+    Scratch::new(&format!("faults-book-{test}"))
 }
 
 fn path(p: &Path) -> String {

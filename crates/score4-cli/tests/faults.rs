@@ -12,6 +12,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use score4_testkit::Scratch;
+
 const BIN: &str = env!("CARGO_BIN_EXE_score4");
 
 // Labelled fixture data (fixtures/solver/ply33-40.txt).
@@ -19,13 +21,13 @@ const A: &str = "63534435444553512147632236572167167";
 const A_SCORE: &str = "1";
 const B: &str = "3574632736557124642755434345767263162112";
 
-/// A scratch directory for this test process.
-fn scratch(name: &str, text: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("score4-faults-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// The file `name`, holding `text`, in a fresh directory, which goes when
+/// the first value is dropped.
+fn scratch(name: &str, text: &[u8]) -> (Scratch, PathBuf) {
+    let dir = Scratch::new("faults");
     let file = dir.join(name);
     std::fs::write(&file, text).expect("write");
-    file
+    (dir, file)
 }
 
 /// One invocation: arguments, and what it reads on stdin.
@@ -36,15 +38,15 @@ struct Case {
 
 /// Every command, each with output to write: engine protocol (bare, named,
 /// perfect), solve (arguments, stdin, analysis), bench (table, JSON), help
-/// and version.
-fn every_command() -> Vec<Case> {
-    let fixture = scratch("set.txt", format!("{A} {A_SCORE}\n").as_bytes());
+/// and version; and the directory of the set bench reads.
+fn every_command() -> (Scratch, Vec<Case>) {
+    let (dir, fixture) = scratch("set.txt", format!("{A} {A_SCORE}\n").as_bytes());
     let fixture = fixture.display().to_string();
     let case = |args: &[&str], stdin| Case {
         args: args.iter().map(|s| s.to_string()).collect(),
         stdin,
     };
-    vec![
+    let cases = vec![
         case(&["o53", "y43"], ""),
         case(&["engine", "o53", "y43", "-level", "3", "-debug"], ""),
         case(
@@ -68,7 +70,8 @@ fn every_command() -> Vec<Case> {
         case(&["--help"], ""),
         case(&["solve", "--help"], ""),
         case(&["--version"], ""),
-    ]
+    ];
+    (dir, cases)
 }
 
 /// Runs `case` with stdout and stderr going where given.
@@ -113,7 +116,8 @@ fn full_device() -> Stdio {
 
 #[test]
 fn every_command_has_output_to_lose() {
-    for case in every_command() {
+    let (_dir, cases) = every_command();
+    for case in cases {
         let o = normal(&case);
         assert!(!o.stdout.is_empty(), "{:?}", case.args);
         assert!(o.stderr.is_empty(), "{:?}: {}", case.args, text(&o.stderr));
@@ -122,7 +126,8 @@ fn every_command_has_output_to_lose() {
 
 #[test]
 fn a_closed_stdout_ends_every_command_quietly() {
-    for case in every_command() {
+    let (_dir, cases) = every_command();
+    for case in cases {
         let expected = normal(&case).status.code();
         let o = run(&case, closed_pipe(), Stdio::piped());
         assert_eq!(o.status.code(), expected, "{:?}", case.args);
@@ -132,7 +137,8 @@ fn a_closed_stdout_ends_every_command_quietly() {
 
 #[test]
 fn a_full_disk_is_an_error_for_every_command() {
-    for case in every_command() {
+    let (_dir, cases) = every_command();
+    for case in cases {
         let o = run(&case, full_device(), Stdio::piped());
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{:?}: {err}", case.args);
@@ -144,7 +150,8 @@ fn a_full_disk_is_an_error_for_every_command() {
 #[test]
 fn a_full_stderr_leaves_the_status() {
     // Each of these has an error to report and nowhere to report it.
-    let missing = scratch("missing-dir", b"").join("no-such-file.txt");
+    let (_dir, file) = scratch("missing-dir", b"");
+    let missing = file.join("no-such-file.txt");
     let cases: [(&[&str], Option<i32>); 5] = [
         (&["solve", "0", A], Some(1)),
         (&["o5"], Some(2)),
@@ -248,7 +255,7 @@ fn bench_refuses_what_solve_refuses() {
         (&*format!("{A} 99"), "outside"),
         ("4453 -22", "outside"),
     ] {
-        let file = scratch("malformed.txt", format!("{line}\n").as_bytes());
+        let (_dir, file) = scratch("malformed.txt", format!("{line}\n").as_bytes());
         let o = Command::new(BIN)
             .arg("bench")
             .arg(&file)

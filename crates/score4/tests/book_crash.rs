@@ -4,20 +4,18 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use score4::book::build::{self, Options, Plan, Progress};
 use score4::book::checkpoint::{BuildId, Checkpoint};
 use score4::book::{canonical_key, Book};
 use score4::rng::Rng;
 use score4::BoardSize;
+use score4_testkit::Scratch;
 
 /// A fresh scratch directory for one test.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("score4-crash-{}-{test}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> Scratch {
+    Scratch::new(&format!("crash-{test}"))
 }
 
 const DEPTH: u32 = 8;

@@ -332,13 +332,14 @@ fn crc32(state: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::book::plan::Plan;
+    use score4_testkit::Scratch;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("score4-ck-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
+    /// A path for the file `name` in a fresh directory, which goes when
+    /// the first value is dropped.
+    fn scratch(name: &str) -> (Scratch, PathBuf) {
+        let dir = Scratch::new("checkpoint");
         let path = dir.join(name);
-        let _ = fs::remove_file(&path);
-        path
+        (dir, path)
     }
 
     #[test]
@@ -357,7 +358,7 @@ mod tests {
             depth: 4,
             share: None,
         };
-        let path = scratch("torn.partial");
+        let (_dir, path) = scratch("torn.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
             ck.record(canonical_key(p), i as i8 - 2).unwrap();
@@ -394,7 +395,7 @@ mod tests {
             depth: 4,
             share: None,
         };
-        let path = scratch("flip.partial");
+        let (_dir, path) = scratch("flip.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for p in leaves.iter().take(6) {
             ck.record(canonical_key(p), 0).unwrap();
@@ -426,7 +427,7 @@ mod tests {
             depth: 3,
             share: Some((1, 2)),
         };
-        let path = scratch("other.partial");
+        let (_dir, path) = scratch("other.partial");
         drop(Checkpoint::open(&path, id, plan.leaves()).unwrap());
         for other in [
             BuildId { depth: 4, ..id },

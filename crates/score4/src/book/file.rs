@@ -341,12 +341,10 @@ fn same_file(_: &File, path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use score4_testkit::Scratch;
 
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("score4-file-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
+    fn scratch(name: &str) -> Scratch {
+        Scratch::new(&format!("file-{name}"))
     }
 
     fn sample() -> Book {
