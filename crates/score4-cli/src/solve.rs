@@ -66,7 +66,7 @@ pub struct Args {
     probes: bool,
     /// Transposition table size in MiB (a power of two is used as is,
     /// others are rounded down) [default: 4, or 32 with several threads;
-    /// 256 on boards of more than 42 cells]
+    /// 256 for one thread on boards of more than 42 cells]
     #[arg(long, value_name = "N", value_parser = crate::table_mb)]
     table_mb: Option<usize>,
     /// Threads searching each position in the first half of the game together.

@@ -68,7 +68,7 @@ pub struct SplitArgs {
 #[derive(clap::Args)]
 pub struct SearchArgs {
     /// Transposition table size in MiB [default: 4, or 32 with several
-    /// threads; 256 on boards of more than 42 cells].
+    /// threads; 256 for one thread on boards of more than 42 cells].
     #[arg(long, value_name = "N", value_parser = crate::table_mb)]
     table_mb: Option<usize>,
     /// Threads searching each position together.

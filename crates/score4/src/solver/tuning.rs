@@ -20,8 +20,8 @@ pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
 /// costs more in waiting for memory than it saves.
 pub const LARGE_BOARD_CELLS: usize = 42;
 
-/// Table size on a large board ([`LARGE_BOARD_CELLS`]), in mebibytes,
-/// whatever the number of threads: big enough to keep most positions with
+/// Table size for one thread on a large board ([`LARGE_BOARD_CELLS`]), in
+/// mebibytes: big enough to keep most positions with
 /// more than 20 empty cells (those outside the near table); a table four
 /// times larger waits for memory more and saves too few positions to repay
 /// it.
@@ -143,20 +143,22 @@ pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 pub(super) const FAST_WIN: i32 = 6;
 
 /// The table size for a solver of a board of `cells` cells searching with
-/// `threads` threads, in mebibytes: [`LARGE_TABLE_MB`] on a large board
-/// ([`LARGE_BOARD_CELLS`]), else [`DEFAULT_TABLE_MB`] for one thread and
-/// [`DEFAULT_SHARED_TABLE_MB`] for more.
+/// `threads` threads, in mebibytes: [`DEFAULT_SHARED_TABLE_MB`] for several
+/// threads (with them, the large table showed no gain in alternating runs),
+/// else [`LARGE_TABLE_MB`] on a large board ([`LARGE_BOARD_CELLS`]) and
+/// [`DEFAULT_TABLE_MB`] on the others.
 ///
 /// ```
 /// use score4::solver::{default_table_mb, DEFAULT_TABLE_MB, LARGE_TABLE_MB};
 /// assert_eq!(default_table_mb(1, 7 * 6), DEFAULT_TABLE_MB);
 /// assert_eq!(default_table_mb(1, 6 * 8), LARGE_TABLE_MB);
+/// assert_eq!(default_table_mb(2, 6 * 8), default_table_mb(2, 7 * 6));
 /// ```
 pub const fn default_table_mb(threads: usize, cells: usize) -> usize {
-    if cells > LARGE_BOARD_CELLS {
-        LARGE_TABLE_MB
-    } else if threads > 1 {
+    if threads > 1 {
         DEFAULT_SHARED_TABLE_MB
+    } else if cells > LARGE_BOARD_CELLS {
+        LARGE_TABLE_MB
     } else {
         DEFAULT_TABLE_MB
     }
