@@ -16,15 +16,7 @@ pub enum Command {
     /// Solve ROOT, searching the positions DEPTH moves down one by one and
     /// appending each result to FILE as it is found; run again with the
     /// same arguments, it goes on from what FILE holds. Prints the score.
-    Solve {
-        #[command(flatten)]
-        split: SplitArgs,
-        /// The record file: created if missing, else read and appended to.
-        #[arg(long, value_name = "FILE")]
-        records: PathBuf,
-        #[command(flatten)]
-        search: SearchArgs,
-    },
+    Solve(Searching),
     /// Read the record files and print the root's score as `score S`, or
     /// the jobs (`MOVES ALPHA`, one per line) the next round needs.
     Plan {
@@ -37,15 +29,21 @@ pub enum Command {
     /// Run the jobs read from stdin (lines `MOVES ALPHA` from `plan`),
     /// appending each result to FILE; prints `MOVES ALPHA BOUND POSITIONS`
     /// for each.
-    Run {
-        #[command(flatten)]
-        split: SplitArgs,
-        /// This machine's record file: created if missing, else appended to.
-        #[arg(long, value_name = "FILE")]
-        records: PathBuf,
-        #[command(flatten)]
-        search: SearchArgs,
-    },
+    Run(Searching),
+}
+
+/// The arguments of the commands that search: the split, this machine's
+/// record file and how each search runs.
+#[derive(clap::Args)]
+pub struct Searching {
+    #[command(flatten)]
+    split: SplitArgs,
+    /// This machine's record file: created if missing, else read and
+    /// appended to.
+    #[arg(long, value_name = "FILE")]
+    records: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 /// The split: its root, depth and board (the identity every record file
@@ -80,9 +78,9 @@ pub struct SearchArgs {
 /// Runs the command and returns the exit status.
 pub fn run(command: Command) -> u8 {
     let size = match &command {
-        Command::Solve { split, .. } | Command::Plan { split, .. } | Command::Run { split, .. } => {
-            split.board.board
-        }
+        Command::Solve(Searching { split, .. })
+        | Command::Plan { split, .. }
+        | Command::Run(Searching { split, .. }) => split.board.board,
     };
     match with_board_size!(size, run_on(command)) {
         Ok(status) => status,
@@ -94,16 +92,14 @@ pub fn run(command: Command) -> u8 {
 }
 
 fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String> {
-    let new_split = |args: &SplitArgs| {
-        let root = if args.root == "-" { "" } else { &args.root };
-        Split::<W, H>::new(root, args.depth).map_err(|e| e.to_string())
-    };
+    let new_split =
+        |args: &SplitArgs| Split::<W, H>::new(&args.root, args.depth).map_err(|e| e.to_string());
     match command {
-        Command::Solve {
+        Command::Solve(Searching {
             split,
             records,
             search,
-        } => {
+        }) => {
             let mut split = new_split(&split)?;
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, loaded) = split.open(&records).map_err(|e| e.to_string())?;
@@ -129,11 +125,11 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             };
             Ok(Output::new().finish(&text, OK))
         }
-        Command::Run {
+        Command::Run(Searching {
             split,
             records,
             search,
-        } => {
+        }) => {
             let mut split = new_split(&split)?;
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, _) = split.open(&records).map_err(|e| e.to_string())?;

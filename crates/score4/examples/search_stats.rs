@@ -46,18 +46,11 @@ fn run<const W: usize, const H: usize>(table_mb: Option<usize>, threads: usize) 
     stats::take();
     let mut solved = 0;
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
-        let line = line.unwrap_or_else(|e| {
-            eprintln!("search_stats: cannot read stdin: {e}");
-            std::process::exit(2);
-        });
+        let line = line.unwrap_or_else(|e| fail(&format!("cannot read stdin: {e}")));
         let moves = line.split_whitespace().next().unwrap_or("");
-        let p: Position<W, H> = match moves.parse() {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("search_stats: line {}: {e}", i + 1);
-                std::process::exit(2);
-            }
-        };
+        let p: Position<W, H> = moves
+            .parse()
+            .unwrap_or_else(|e| fail(&format!("line {}: {e}", i + 1)));
         solver.clear_table();
         solver.solve(&p);
         solved += 1;

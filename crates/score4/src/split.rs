@@ -162,9 +162,11 @@ enum Leaves<'a, const W: usize, const H: usize> {
 }
 
 impl<const W: usize, const H: usize> Split<W, H> {
-    /// The split of the position `root_moves` (moves from the empty board)
-    /// `depth` moves down. The game must not be over.
+    /// The split of the position `root_moves` (moves from the empty board,
+    /// `-` or nothing for the empty board itself) `depth` moves down. The
+    /// game must not be over.
     pub fn new(root_moves: &str, depth: u32) -> Result<Self, SplitError> {
+        let root_moves = without_dash(root_moves);
         let root = Position::<W, H>::parse(root_moves)?;
         SolveError::check(&root)?;
         Ok(Split {
@@ -210,10 +212,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
             };
             match self.read_record(&line) {
                 Some((p, bound)) => {
-                    self.known
-                        .entry(p.key())
-                        .or_insert(Known::NOTHING)
-                        .add(bound);
+                    self.remember(&p, bound);
                     loaded.records += 1;
                 }
                 None => loaded.damaged += 1,
@@ -249,7 +248,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
 
     /// The position `moves` names, if this split's root leads to it.
     fn position_of(&self, moves: &str) -> Option<Position<W, H>> {
-        let moves = if moves == "-" { "" } else { moves };
+        let moves = without_dash(moves);
         let p = Position::<W, H>::parse(moves).ok()?;
         moves.starts_with(&self.root_moves).then_some(p)
     }
@@ -278,11 +277,32 @@ impl<const W: usize, const H: usize> Split<W, H> {
         let p = self
             .position_of(&job.moves)
             .ok_or_else(|| SplitError::BadJob(job.to_string()))?;
+        self.remember(&p, bound);
+        Ok(())
+    }
+
+    /// Adds a proven bound of `p` to what the split knows.
+    fn remember(&mut self, p: &Position<W, H>, bound: Bound) {
         self.known
             .entry(p.key())
             .or_insert(Known::NOTHING)
             .add(bound);
-        Ok(())
+    }
+
+    /// Searches `job` (whose position is `p`) with `solver`, appends the
+    /// result to `recorder` before anything else depends on it, and
+    /// remembers it.
+    fn search(
+        &mut self,
+        p: &Position<W, H>,
+        job: &Job,
+        solver: &mut Solver<W, H>,
+        recorder: &mut Recorder,
+    ) -> Result<Bound, SplitError> {
+        let bound = solver.probe(p, job.alpha);
+        recorder.write(&self.record_line(job, bound))?;
+        self.remember(p, bound);
+        Ok(bound)
     }
 
     /// The root's score if the records settle it, else every search the
@@ -360,13 +380,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
                     None
                 }
                 Leaves::Search(solver, recorder) => {
-                    let bound = solver.probe(p, alpha);
-                    recorder.write(&self.record_line(&job, bound))?;
-                    self.known
-                        .entry(p.key())
-                        .or_insert(Known::NOTHING)
-                        .add(bound);
-                    bound.above(alpha)
+                    self.search(p, &job, solver, recorder)?.above(alpha)
                 }
             });
         }
@@ -403,9 +417,8 @@ impl<const W: usize, const H: usize> Split<W, H> {
         let (moves, alpha) = line.trim().split_once(' ').ok_or_else(bad)?;
         let alpha = alpha.trim().parse().map_err(|_| bad())?;
         self.position_of(moves).ok_or_else(bad)?;
-        let moves = if moves == "-" { "" } else { moves };
         Ok(Job {
-            moves: moves.to_string(),
+            moves: without_dash(moves).to_string(),
             alpha,
         })
     }
@@ -420,10 +433,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
         let p = self
             .position_of(&job.moves)
             .ok_or_else(|| SplitError::BadJob(job.to_string()))?;
-        let bound = solver.probe(&p, job.alpha);
-        recorder.write(&self.record_line(job, bound))?;
-        self.note(job, bound)?;
-        Ok(bound)
+        self.search(&p, job, solver, recorder)
     }
 
     /// Opens (or creates) a record file of this split for appending, and
@@ -483,6 +493,15 @@ impl Recorder {
 fn or_dash(moves: &str) -> &str {
     if moves.is_empty() {
         "-"
+    } else {
+        moves
+    }
+}
+
+/// The moves `-` stands for: none.
+fn without_dash(moves: &str) -> &str {
+    if moves == "-" {
+        ""
     } else {
         moves
     }

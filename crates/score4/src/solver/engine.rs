@@ -331,10 +331,13 @@ impl<const W: usize, const H: usize> Engine<W, H> {
             return Ok(score);
         }
         let (min, max) = Solver::<W, H>::score_range(p.moves_played() as i32);
-        if alpha < min || alpha >= max {
-            return Ok(if alpha < min { min } else { max });
+        if alpha < min {
+            Ok(min)
+        } else if alpha >= max {
+            Ok(max)
+        } else {
+            self.search(p, alpha, alpha + 1)
         }
-        self.search(p, alpha, alpha + 1)
     }
 
     fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {

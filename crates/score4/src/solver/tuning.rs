@@ -21,10 +21,9 @@ pub const DEFAULT_SHARED_TABLE_MB: usize = 32;
 pub const LARGE_BOARD_CELLS: usize = 42;
 
 /// Table size for one thread on a large board ([`LARGE_BOARD_CELLS`]), in
-/// mebibytes: big enough to keep most positions with
-/// more than 20 empty cells (those outside the near table); a table four
-/// times larger waits for memory more and saves too few positions to repay
-/// it.
+/// mebibytes: big enough to keep most of the positions too far from the
+/// end for the near table; a table four times larger waits for memory more
+/// and saves too few positions to repay it.
 pub const LARGE_TABLE_MB: usize = 256;
 
 /// Size of the second, cache-sized table that large tables come with, and
