@@ -298,11 +298,15 @@ def test_ctrl_c_interrupts_a_long_solve():
         "s.solve('')\n"
         "print('finished', flush=True)\n"
     )
+    # Ctrl-C as in a terminal: a shell runs background jobs with SIGINT
+    # ignored, and Python then leaves it ignored, so the child gets the
+    # default disposition back before it starts.
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout.readline().strip() == "solving"
     time.sleep(0.5)
