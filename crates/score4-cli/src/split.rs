@@ -3,8 +3,8 @@
 
 use std::io::{self, BufRead};
 use std::path::PathBuf;
+use std::time::Instant;
 
-use score4::solver::Bound;
 use score4::split::{Job, Loaded, Plan, Split, SplitError};
 use score4::{default_table_mb, with_board_size, Solver};
 
@@ -16,7 +16,14 @@ pub enum Command {
     /// Solve ROOT, searching the positions DEPTH moves down one by one and
     /// appending each result to FILE as it is found; run again with the
     /// same arguments, it goes on from what FILE holds. Prints the score.
-    Solve(Searching),
+    Solve {
+        #[command(flatten)]
+        searching: Searching,
+        /// Say on stderr each search as it is recorded: `split: MOVES ALPHA
+        /// BOUND POSITIONS SECONDS`.
+        #[arg(long)]
+        progress: bool,
+    },
     /// Read the record files and print the root's score as `score S`, or
     /// the jobs (`MOVES ALPHA`, one per line) the next round needs.
     Plan {
@@ -78,7 +85,10 @@ pub struct SearchArgs {
 /// Runs the command and returns the exit status.
 pub fn run(command: Command) -> u8 {
     let size = match &command {
-        Command::Solve(Searching { split, .. })
+        Command::Solve {
+            searching: Searching { split, .. },
+            ..
+        }
         | Command::Plan { split, .. }
         | Command::Run(Searching { split, .. }) => split.board.board,
     };
@@ -95,17 +105,30 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
     let new_split =
         |args: &SplitArgs| Split::<W, H>::new(&args.root, args.depth).map_err(|e| e.to_string());
     match command {
-        Command::Solve(Searching {
-            split,
-            records,
-            search,
-        }) => {
+        Command::Solve {
+            searching:
+                Searching {
+                    split,
+                    records,
+                    search,
+                },
+            progress,
+        } => {
             let mut split = new_split(&split)?;
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, loaded) = split.open(&records).map_err(|e| e.to_string())?;
             say_loaded(&records, loaded);
+            let mut since = Instant::now();
             let score = split
-                .solve(&mut solver, &mut recorder)
+                .solve_observed(&mut solver, &mut recorder, |job, bound, positions| {
+                    if progress {
+                        output::note(format_args!(
+                            "split: {job} {bound} {positions} {:.1}",
+                            since.elapsed().as_secs_f64()
+                        ));
+                    }
+                    since = Instant::now();
+                })
                 .map_err(|e| e.to_string())?;
             output::note(format_args!(
                 "split: {} positions searched by this run",
@@ -146,11 +169,8 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
                 let bound = split
                     .run(&job, &mut solver, &mut recorder)
                     .map_err(|e: SplitError| e.to_string())?;
-                let bound = match bound {
-                    Bound::AtMost(r) => format!("<={r}"),
-                    Bound::AtLeast(r) => format!(">={r}"),
-                };
-                if let Err(stop) = out.line(&format!("{job} {bound} {}", solver.nodes())) {
+                let line = format!("{job} {bound} {}", solver.nodes());
+                if let Err(stop) = out.line(&line) {
                     return Ok(stop.status(OK));
                 }
             }

@@ -195,3 +195,58 @@ fn bad_input_is_one_line_and_status_2() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn progress_names_each_search_as_it_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records");
+    let args = [
+        "split",
+        "solve",
+        "-",
+        "--board",
+        "6x5",
+        "--depth",
+        "2",
+        "--records",
+        file.to_str().unwrap(),
+        "--progress",
+    ];
+    let o = score4(&args);
+    assert_eq!(ok(&o).trim(), direct("6x5"));
+    let stderr = text(&o.stderr);
+    let record_lines: Vec<String> = fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit_once(' ').unwrap().0.to_string())
+        .collect();
+    // One line per record, in the same order, with the search's window
+    // (`MOVES ALPHA BOUND POSITIONS SECONDS`); the positions add up to the
+    // run's total.
+    let mut said = Vec::new();
+    let mut positions = 0u64;
+    for line in stderr.lines() {
+        if let Some(rest) = line.strip_prefix("score4: split: ") {
+            let fields: Vec<&str> = rest.split(' ').collect();
+            if fields.len() == 5 {
+                fields[1].parse::<i32>().expect("alpha");
+                fields[4].parse::<f64>().expect("seconds");
+                positions += fields[3].parse::<u64>().expect("positions");
+                said.push(format!("{} {}", fields[0], fields[2]));
+            }
+        }
+    }
+    assert!(!said.is_empty());
+    assert_eq!(said, record_lines);
+    assert!(
+        stderr.contains(&format!(
+            "split: {positions} positions searched by this run"
+        )),
+        "{stderr}"
+    );
+    // Without the option, only the total.
+    fs::remove_file(&file).unwrap();
+    let quiet = score4(&args[..args.len() - 1]);
+    assert_eq!(text(&quiet.stderr).lines().count(), 1);
+}

@@ -157,8 +157,13 @@ enum Leaves<'a, const W: usize, const H: usize> {
     /// From the records, listing the searches that are missing (each
     /// position and window once, however many ways lead to it).
     Plan(&'a mut Vec<Job>, HashSet<(u64, i32)>),
-    /// By searching what is missing, recording each result.
-    Search(&'a mut Solver<W, H>, &'a mut Recorder),
+    /// By searching what is missing, recording each result and telling
+    /// the observer (the job, its bound, the positions it searched).
+    Search(
+        &'a mut Solver<W, H>,
+        &'a mut Recorder,
+        &'a mut dyn FnMut(&Job, Bound, u64),
+    ),
 }
 
 impl<const W: usize, const H: usize> Split<W, H> {
@@ -265,10 +270,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
 
     /// The record line of a search's result.
     fn record_line(&self, job: &Job, bound: Bound) -> String {
-        let text = match bound {
-            Bound::AtMost(r) => format!("{} <={r}", or_dash(&job.moves)),
-            Bound::AtLeast(r) => format!("{} >={r}", or_dash(&job.moves)),
-        };
+        let text = format!("{} {bound}", or_dash(&job.moves));
         format!("{text} {:016x}\n", self.check(&text))
     }
 
@@ -324,7 +326,19 @@ impl<const W: usize, const H: usize> Split<W, H> {
         solver: &mut Solver<W, H>,
         recorder: &mut Recorder,
     ) -> Result<i32, SplitError> {
-        let score = self.narrow(&mut Leaves::Search(solver, recorder))?;
+        self.solve_observed(solver, recorder, |_, _, _| {})
+    }
+
+    /// [`solve`](Self::solve), calling `observe` after each search is
+    /// recorded with its job, its bound and the positions it searched: the
+    /// progress of a solve that takes hours.
+    pub fn solve_observed(
+        &mut self,
+        solver: &mut Solver<W, H>,
+        recorder: &mut Recorder,
+        mut observe: impl FnMut(&Job, Bound, u64),
+    ) -> Result<i32, SplitError> {
+        let score = self.narrow(&mut Leaves::Search(solver, recorder, &mut observe))?;
         Ok(score.expect("a search settles every window"))
     }
 
@@ -379,8 +393,11 @@ impl<const W: usize, const H: usize> Split<W, H> {
                     }
                     None
                 }
-                Leaves::Search(solver, recorder) => {
-                    self.search(p, &job, solver, recorder)?.above(alpha)
+                Leaves::Search(solver, recorder, observe) => {
+                    let before = solver.nodes();
+                    let bound = self.search(p, &job, solver, recorder)?;
+                    observe(&job, bound, solver.nodes().wrapping_sub(before));
+                    bound.above(alpha)
                 }
             });
         }

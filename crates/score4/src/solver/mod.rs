@@ -159,6 +159,16 @@ pub enum Bound {
     AtLeast(i32),
 }
 
+/// `<=R` or `>=R`, as record files and `split run` write a bound.
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::AtMost(r) => write!(f, "<={r}"),
+            Bound::AtLeast(r) => write!(f, ">={r}"),
+        }
+    }
+}
+
 impl Bound {
     /// Whether the bound settles "is the score above `alpha`?": `Some`
     /// with the answer, or `None` if it does not.
