@@ -4,10 +4,12 @@
 //! SMP"); the first to finish answers, the others having filled the table
 //! with bounds it could use. To split the work rather than repeat it,
 //! helpers put off the move the main search is busy with wherever they
-//! meet it, once a first move there has been searched (the "young brothers
-//! wait" rule of parallel alpha-beta: a position whose first move did not
-//! cut is likely one where every move must be searched). All threads order
-//! moves alike, so that helpers do meet the main search.
+//! meet it, a position's first move too: following the main search into
+//! the subtree it is already in mostly repeats it, while the next move is
+//! work of its own where every move must be searched, and costs little
+//! where the first move cuts off (the helper then finds the first move's
+//! bound in the table when it comes back to it). All threads order moves
+//! alike, so that helpers do meet the main search.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 

@@ -53,17 +53,17 @@ impl<'t> Shared<'t> {
         Shared { busy, helper }
     }
 
-    /// Whether to put off the move to the child with `key`, the `i`-th move
-    /// (from 0) of a position with `n` moves played. The main search never
-    /// does: it announces the child instead.
+    /// Whether to put off the move to the child with `key` of a position
+    /// with `n` moves played: whether the main search is in that child. The
+    /// main search never does: it announces the child instead.
     #[inline(always)]
-    pub(super) fn puts_off(&self, n: i32, key: u64, i: usize) -> bool {
+    pub(super) fn puts_off(&self, n: i32, key: u64) -> bool {
         let busy = &self.busy[n as usize + 1];
         if !self.helper {
             busy.store(key, Ordering::Relaxed);
             false
         } else {
-            i > 0 && busy.load(Ordering::Relaxed) == key
+            busy.load(Ordering::Relaxed) == key
         }
     }
 }
@@ -368,19 +368,19 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
             (child_keys.map(|k| k[col]), child_threats[col])
         };
         let mut put_off = Bitboard::EMPTY;
-        for (i, &(cell, _)) in moves.iter().enumerate() {
+        for &(cell, _) in moves.iter() {
             if cell.is_empty() {
                 break;
             }
             if let Some((shared, keys)) = shared {
-                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)], i) {
+                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)]) {
                     put_off |= cell;
                     continue;
                 }
             }
             if let Some(cut) = self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best) {
                 #[cfg(feature = "search-stats")]
-                if i == 0 {
+                if cell == moves[0].0 {
                     record!(n, FirstMoveCut);
                 } else {
                     record!(n, LaterMoveCut);
