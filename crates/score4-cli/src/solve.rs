@@ -108,8 +108,6 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let mut out = Output::new();
     let mut status = OK;
     // Answers one input line: its output line, or an empty one and an
-    // error naming the line.
-    // Answers one input line: its output line, or an empty one and an
     // error naming the line. An argument is a position as a whole; a line
     // of stdin is read up to its first space.
     let mut answer = |label: &str, number: usize, line: Result<&str, LineError>| {

@@ -351,10 +351,10 @@ fn best_and_explain_match_analysis<const W: usize, const H: usize>(positions: &[
 fn best_and_explain_agree_with_the_analysis_on_7x6() {
     let mut sample = vec![String::new()];
     for (text, step) in [
-        (include_str!("../../../fixtures/solver/ply4-8.txt"), 20),
-        (include_str!("../../../fixtures/solver/ply15-22.txt"), 10),
-        (include_str!("../../../fixtures/solver/ply23-32.txt"), 8),
-        (include_str!("../../../fixtures/solver/ply33-40.txt"), 5),
+        (include_str!("../../../../fixtures/solver/ply4-8.txt"), 20),
+        (include_str!("../../../../fixtures/solver/ply15-22.txt"), 10),
+        (include_str!("../../../../fixtures/solver/ply23-32.txt"), 8),
+        (include_str!("../../../../fixtures/solver/ply33-40.txt"), 5),
     ] {
         sample.extend(positions(text, step));
     }

@@ -1,8 +1,7 @@
 //! `--board WxH` as a user runs it: other sizes solved and benchmarked,
 //! unsupported ones refused.
 
-mod common;
-use common::{score4, text};
+use crate::common::{score4, text};
 
 use score4::Position;
 use score4_testkit::fixtures;

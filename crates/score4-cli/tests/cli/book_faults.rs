@@ -10,8 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{score4, text};
+use crate::common::{score4, text};
 
 use score4::book::build::Plan;
 use score4::book::checkpoint::BuildId;

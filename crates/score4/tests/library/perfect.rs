@@ -28,7 +28,7 @@ fn tokens(p: &score4::Position) -> Vec<String> {
 
 #[test]
 fn perfect_moves_keep_the_labelled_score() {
-    let text = include_str!("../../../fixtures/solver/ply33-40.txt");
+    let text = include_str!("../../../../fixtures/solver/ply33-40.txt");
     let set = fixture::parse::<7, 6>(text).expect("fixture parses");
     let mut solver = Solver::with_table_mb(8);
     for labelled in set.iter().take(60) {
@@ -82,7 +82,7 @@ fn perfect_moves_keep_the_labelled_score() {
 /// centre-most winning column) and say so.
 #[test]
 fn perfect_mode_takes_an_immediate_win() {
-    let text = include_str!("../../../fixtures/solver/ply33-40.txt");
+    let text = include_str!("../../../../fixtures/solver/ply33-40.txt");
     let set = fixture::parse::<7, 6>(text).expect("fixture parses");
     let mut solver = Solver::with_table_mb(8);
     let mut wins_seen = 0;

@@ -2,14 +2,12 @@
 //! finishes with the direct solve's score, having redone nothing it had
 //! recorded; rounds of jobs over several record files give it too.
 
-mod common;
-
 use std::collections::HashSet;
 use std::fs;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{score4, text};
+use crate::common::{score4, text};
 use score4::rng::Rng;
 
 fn ok(o: &std::process::Output) -> String {

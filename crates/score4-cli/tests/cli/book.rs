@@ -5,8 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
-use common::{score4, text};
+use crate::common::{score4, text};
 
 use score4::book::Book;
 use score4::Position;
