@@ -84,3 +84,52 @@ fn agrees_with_negamax_late_in_games_on_every_board_size() {
     }
     outcomes.check();
 }
+
+/// The record files of the long split solves kept in `fixtures/split`
+/// (`WxH-dDEPTH.records`) read back whole, and a finished one proves the
+/// published score without a search: the proof of a result no default test
+/// could afford to search again.
+#[test]
+fn kept_split_records_read_back_and_prove_the_published_results() {
+    use score4::split::{Plan, Split};
+    let dir = score4_testkit::fixtures::path("split");
+    let mut proved = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("fixtures/split") {
+        let path = entry.expect("a directory entry").path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let (size, depth) = name.split_once("-d").expect("WxH-dDEPTH.records");
+        let depth: u32 = depth.parse().unwrap();
+        let expected = published()
+            .into_iter()
+            .find(|(s, _)| s.to_string() == size)
+            .map(|(_, e)| e);
+        // The sizes named one by one: each instantiates the split's code.
+        let settled = match size {
+            "7x8" => settled_by_records::<7, 8>(&path, depth),
+            "8x7" => settled_by_records::<8, 7>(&path, depth),
+            "9x6" => settled_by_records::<9, 6>(&path, depth),
+            _ => panic!("{name}: a size this test does not list"),
+        };
+        if let Some(score) = settled {
+            assert_eq!(Some(score), expected, "{name}");
+            proved.push(name);
+        }
+    }
+    assert!(proved.contains(&"7x8-d4".to_string()), "{proved:?}");
+
+    fn settled_by_records<const W: usize, const H: usize>(
+        path: &std::path::Path,
+        depth: u32,
+    ) -> Option<i32> {
+        let mut split = Split::<W, H>::new("", depth).unwrap();
+        let loaded = split.load(path).unwrap();
+        assert!(loaded.records > 0 && loaded.damaged == 0, "{loaded:?}");
+        match split.plan() {
+            Plan::Score(score) => Some(score),
+            Plan::Jobs(jobs) => {
+                assert!(!jobs.is_empty());
+                None
+            }
+        }
+    }
+}
