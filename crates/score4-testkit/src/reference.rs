@@ -51,7 +51,10 @@ impl Reference {
 
     /// The exact score of `p`, a position in play, for the side to move.
     pub fn score<const W: usize, const H: usize>(&mut self, p: &Position<W, H>) -> i32 {
-        if let Some(&s) = self.memo.as_ref().and_then(|m| m.get(&p.key())) {
+        // A position and its mirror image have the same score: one entry
+        // serves both, which halves the memo and the positions scored.
+        let key = p.key().min(p.mirror_key());
+        if let Some(&s) = self.memo.as_ref().and_then(|m| m.get(&key)) {
             return s;
         }
         let best = self
@@ -61,7 +64,7 @@ impl Reference {
             .max()
             .expect("a position in play has a move");
         if let Some(m) = self.memo.as_mut() {
-            m.insert(p.key(), best);
+            m.insert(key, best);
         }
         best
     }
