@@ -96,6 +96,9 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
     let mut proved = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("fixtures/split") {
         let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|e| e != "records") {
+            continue;
+        }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let (size, depth) = name.split_once("-d").expect("WxH-dDEPTH.records");
         let depth: u32 = depth.parse().unwrap();
@@ -123,7 +126,8 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
     ) -> Option<i32> {
         let mut split = Split::<W, H>::new("", depth).unwrap();
         let loaded = split.load(path).unwrap();
-        assert!(loaded.records > 0 && loaded.damaged == 0, "{loaded:?}");
+        // Kept files are copied whole lines only: a damaged one was kept wrong.
+        assert_eq!(loaded.damaged, 0, "{loaded:?}");
         match split.plan() {
             Plan::Score(score) => Some(score),
             Plan::Jobs(jobs) => {
