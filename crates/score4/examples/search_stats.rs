@@ -1,11 +1,11 @@
-//! Where a strong solve's positions go, by moves played: every event the
-//! `search-stats` feature counts, summed over the positions read from
+//! Where a strong solve's positions go, by moves played: every event a
+//! measuring solver counts, summed over the positions read from
 //! stdin (the first field of each line: moves, columns from 1; an empty
 //! line is the empty board), each solved without the book from an empty
 //! table.
 //!
 //! `cut -d' ' -f1 fixtures/solver/ply9-14.txt | cargo run --release -p score4
-//! --features search-stats --example search_stats -- [TABLE_MB] [THREADS] [WxH]`
+//! --example search_stats -- [TABLE_MB] [THREADS] [WxH]`
 //!
 //! The board is 7x6 unless a `WxH` argument names another; the table is
 //! the solver's default for the board and the threads.
@@ -40,7 +40,8 @@ fn main() {
 
 fn run<const W: usize, const H: usize>(table_mb: Option<usize>, threads: usize) {
     let mb = table_mb.unwrap_or(default_table_mb(threads, W * H));
-    let mut solver = Solver::<W, H>::try_with_table_mb(mb).unwrap_or_else(|e| fail(&e.to_string()));
+    let mut solver =
+        Solver::<W, H>::measuring_with_table_mb(mb).unwrap_or_else(|e| fail(&e.to_string()));
     solver.set_threads(threads);
     solver.drop_book();
     stats::take();

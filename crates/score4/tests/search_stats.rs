@@ -1,14 +1,12 @@
-//! The search's event counts (the `search-stats` feature) add up. A file
+//! A measuring solver's event counts add up. A file
 //! of its own: the counters are process-wide, so no other test may solve
 //! beside this one.
-#![cfg(feature = "search-stats")]
-
 use score4::solver::stats::{self, DepthCounts, Event};
 use score4::{Position, Solver};
 
 #[test]
 fn every_position_entered_ends_in_exactly_one_way() {
-    let mut solver = Solver::<7, 6>::new();
+    let mut solver = Solver::<7, 6>::measuring_with_table_mb(4).unwrap();
     solver.drop_book();
     stats::take();
     let p: Position = "61354363717466".parse().unwrap();

@@ -102,9 +102,19 @@ fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>
     Ok(Box::new(Engine::<W, H>::try_with_table_mb(mb)?))
 }
 
+/// The engine of a measuring solver, whose searches count their events
+/// (see [`stats`](super::stats)): compiled where it is asked for, not
+/// here, as only measuring programs ask for it.
+pub(super) fn build_measuring<const W: usize, const H: usize>(
+    mb: usize,
+) -> Result<Box<dyn AnyEngine>, TableError> {
+    Ok(Box::new(Engine::<W, H, true>::try_with_table_mb(mb)?))
+}
+
 /// The solver's state for the `W` x `H` board: its tables, node count,
-/// book and stop handle.
-pub(super) struct Engine<const W: usize, const H: usize> {
+/// book and stop handle. A measuring engine's (`STATS`) searches count
+/// their events.
+pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool = false> {
     table: Table,
     /// With a large `table`: the table of positions near the end, used
     /// when the threads have none of their own.
@@ -138,7 +148,7 @@ fn widen<T: Copy, const W: usize>(a: [T; W], fill: T) -> [T; MAX_COLUMNS] {
     wide
 }
 
-impl<const W: usize, const H: usize> AnyEngine for Engine<W, H> {
+impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Engine<W, H, STATS> {
     fn set_threads(&mut self, threads: usize) {
         Engine::set_threads(self, threads);
     }
@@ -221,7 +231,7 @@ impl<const W: usize, const H: usize> AnyEngine for Engine<W, H> {
     }
 }
 
-impl<const W: usize, const H: usize> Engine<W, H> {
+impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     const CELLS: i32 = (W * H) as i32;
     /// Rejects at compile time boards too wide for a table entry's move.
     const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
@@ -460,7 +470,8 @@ impl<const W: usize, const H: usize> Engine<W, H> {
     ) -> Result<i32, Stopped> {
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
-            let mut search = Search::new(self.tables(0), self.searched, self.stop_flag());
+            let mut search =
+                Search::<W, H, STATS>::new(self.tables(0), self.searched, self.stop_flag());
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
@@ -469,13 +480,19 @@ impl<const W: usize, const H: usize> Engine<W, H> {
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
         let (score, nodes) = match self.stop_flag() {
             Some(stop) => {
-                let found = parallel::search_together(&tables, p, alpha, beta, stop);
+                let found = parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop);
                 // The threads stopped each other through the flag: it says
                 // again only what the user and the deadline say.
                 self.stop.settle();
                 found
             }
-            None => parallel::search_together(&tables, p, alpha, beta, &AtomicBool::new(false)),
+            None => parallel::search_together::<W, H, STATS>(
+                &tables,
+                p,
+                alpha,
+                beta,
+                &AtomicBool::new(false),
+            ),
         };
         self.searched += nodes;
         score.ok_or(Stopped)

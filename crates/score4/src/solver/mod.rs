@@ -20,8 +20,7 @@
 //! - `bounds`: the static bounds read off the board;
 //! - `order`: which move to search first;
 //! - `parallel`: threads searching one position together;
-//! - `stats` (the `search-stats` feature): where the positions go, for
-//!   measuring;
+//! - [`stats`]: where the positions go, counted by a measuring solver;
 //! - [`tuning`]: every tunable, with the reason for its value;
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
@@ -47,7 +46,6 @@ mod parallel;
 #[cfg(test)]
 pub(crate) mod plain;
 mod search;
-#[cfg(feature = "search-stats")]
 pub mod stats;
 mod stop;
 pub mod table;
@@ -244,6 +242,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     pub fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
         Ok(Solver {
             engine: engine::build::<W, H>(mb)?,
+        })
+    }
+
+    /// A measuring solver: like [`try_with_table_mb`](Self::try_with_table_mb),
+    /// but its searches also count where their positions go, in the
+    /// counters [`stats::take`] reads. The counting costs time, so measure
+    /// positions with it, not speed. Its search is compiled where this is
+    /// called, not in the library: only measuring programs pay for it.
+    pub fn measuring_with_table_mb(mb: usize) -> Result<Self, TableError> {
+        Ok(Solver {
+            engine: engine::build_measuring::<W, H>(mb)?,
         })
     }
 

@@ -22,7 +22,7 @@ use crate::position::Position;
 /// them searched. Each thread gives up once `stop` is set, as the first
 /// to finish sets it; no score if it was set before any finished (by
 /// whoever else holds it: the user, a deadline).
-pub(super) fn search_together<const W: usize, const H: usize>(
+pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
@@ -31,7 +31,7 @@ pub(super) fn search_together<const W: usize, const H: usize>(
 ) -> (Option<i32>, u64) {
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
     let run = |tables: Tables<'_>, helper: bool| {
-        let mut search = Search::<W, H>::new(tables, 0, Some(stop));
+        let mut search = Search::<W, H, STATS>::new(tables, 0, Some(stop));
         search.shared = Some(Shared::new(&busy, helper));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.

@@ -16,12 +16,13 @@ use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
 use crate::score;
 
-/// Counts a search event in a measuring build (see
-/// [`stats`](super::stats)); nothing otherwise.
+/// Counts a search event in a measuring search (`STATS`, see
+/// [`stats`](super::stats)); compiled to nothing in any other.
 macro_rules! record {
     ($moves:expr, $event:ident) => {
-        #[cfg(feature = "search-stats")]
-        super::stats::record($moves, super::stats::Event::$event);
+        if STATS {
+            super::stats::record($moves, super::stats::Event::$event);
+        }
     };
 }
 
@@ -77,7 +78,8 @@ struct Candidates {
 }
 
 /// One thread's search: the shared tables, its own counters, plain data.
-pub(super) struct Search<'t, const W: usize, const H: usize> {
+/// A measuring search (`STATS`) also counts its events.
+pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool = false> {
     tables: Tables<'t>,
     /// Positions searched, counted from where the solver left off.
     pub(super) nodes: u64,
@@ -91,7 +93,7 @@ pub(super) struct Search<'t, const W: usize, const H: usize> {
     pub(super) shared: Option<Shared<'t>>,
 }
 
-impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
+impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STATS> {
     const CELLS: i32 = (W * H) as i32;
 
     pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
@@ -379,7 +381,6 @@ impl<'t, const W: usize, const H: usize> Search<'t, W, H> {
                 }
             }
             if let Some(cut) = self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best) {
-                #[cfg(feature = "search-stats")]
                 if cell == moves[0].0 {
                     record!(n, FirstMoveCut);
                 } else {

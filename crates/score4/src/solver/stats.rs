@@ -1,18 +1,19 @@
-//! Where a search's positions go, by moves played: a measuring build
-//! only (the `search-stats` feature).
+//! Where a search's positions go, by moves played, as a measuring solver
+//! counts them ([`Solver::measuring_with_table_mb`](super::Solver::measuring_with_table_mb)).
 //!
 //! Speed work starts from where the positions go: at which depth, how
 //! many are forced moves or settled by a bound, how often the table
-//! answers, how often the first move searched cuts off. A normal build
-//! counts only positions; with `search-stats` every search also counts
-//! these events, in process-wide counters (threads searching together add
-//! to the same ones), which [`take`] reads and empties. The counters cost
-//! time, so a measuring build measures positions, not speed.
+//! answers, how often the first move searched cuts off. A solver counts
+//! only positions; a measuring solver's searches also count these events,
+//! in process-wide counters (threads searching together add to the same
+//! ones), which [`take`] reads and empties. The counters cost time, so a
+//! measuring solver measures positions, not speed; every other solver's
+//! search is compiled without them.
 //!
 //! ```
 //! use score4::solver::stats::{self, Event};
 //! use score4::{Position, Solver};
-//! let mut solver = Solver::<7, 6>::new();
+//! let mut solver = Solver::<7, 6>::measuring_with_table_mb(4).unwrap();
 //! solver.drop_book();
 //! stats::take();
 //! solver.solve(&"61354363717466".parse::<Position>().unwrap());

@@ -2,7 +2,7 @@
 //! single test binary: one link instead of one per file, and one pool of
 //! test threads, so that a long test runs beside the others instead of
 //! after them. The tests that must be alone in their process (the
-//! process-wide `search-stats` counters, the resident-set measure) keep
+//! process-wide counters of a measuring solver, the resident-set measure) keep
 //! binaries of their own beside this folder.
 
 mod board_sizes;
