@@ -4,8 +4,8 @@
 //! line is the empty board), each solved without the book from an empty
 //! table.
 //!
-//! `cut -d' ' -f1 fixtures/solver/ply9-14.txt | cargo run --release -p score4
-//! --example search_stats -- [TABLE_MB] [THREADS] [WxH]`
+//! `cut -d' ' -f1 fixtures/solver/ply9-14.txt | cargo run --release -p
+//! score4-stats -- [TABLE_MB] [THREADS] [WxH]`
 //!
 //! The board is 7x6 unless a `WxH` argument names another; the table is
 //! the solver's default for the board and the threads.
@@ -16,7 +16,7 @@ use score4::solver::stats::{self, Event};
 use score4::{default_table_mb, with_board_size, BoardSize, Position, Solver};
 
 fn fail(message: &str) -> ! {
-    eprintln!("search_stats: {message}");
+    eprintln!("score4-stats: {message}");
     std::process::exit(2);
 }
 
