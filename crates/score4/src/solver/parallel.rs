@@ -30,29 +30,15 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
     stop: &AtomicBool,
 ) -> (Option<i32>, u64) {
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
-    let run = |tables: Tables<'_>, helper: bool| {
-        let mut search = Search::<W, H, STATS>::new(tables, 0, Some(stop));
-        search.shared = Some(Shared::new(&busy, helper));
+    let run = |thread: usize| {
+        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));
+        search.shared = Some(Shared::new(&busy, thread > 0));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.
         stop.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)
     };
-    let (mine, helpers) = std::thread::scope(|scope| {
-        // A helper the system will not start is simply missing: the main
-        // search alone still answers.
-        let helpers: Vec<_> = tables[1..]
-            .iter()
-            .filter_map(|&tables| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || run(tables, true))
-                    .ok()
-            })
-            .collect();
-        let mine = run(tables[0], false);
-        let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
-        (mine, helpers)
-    });
+    let (mine, helpers) = run_threads(tables.len(), &run);
     let (mut answer, mut nodes) = mine;
     for (score, helper_nodes) in helpers.into_iter().flatten() {
         answer = answer.or(score);
@@ -61,4 +47,32 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
     // Only whoever else holds `stop` stops the main search before some
     // thread has answered: without them, some search finishes.
     (answer, nodes)
+}
+
+/// What one thread's search found: its score unless it gave up, and the
+/// positions it searched.
+type Outcome = (Option<i32>, u64);
+
+/// Runs `run(0)` on this thread and `run(1)` to `run(threads - 1)` on
+/// helper threads, and what each found (a helper that panicked has no
+/// outcome). One function, not one for every board size's search, as the
+/// code that starts and joins threads is large and the same for all.
+fn run_threads(
+    threads: usize,
+    run: &(dyn Fn(usize) -> Outcome + Sync),
+) -> (Outcome, Vec<std::thread::Result<Outcome>>) {
+    std::thread::scope(|scope| {
+        // A helper the system will not start is simply missing: the main
+        // search alone still answers.
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|thread| {
+                std::thread::Builder::new()
+                    .spawn_scoped(scope, move || run(thread))
+                    .ok()
+            })
+            .collect();
+        let mine = run(0);
+        let helpers: Vec<_> = helpers.into_iter().map(|h| h.join()).collect();
+        (mine, helpers)
+    })
 }

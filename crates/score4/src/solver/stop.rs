@@ -88,7 +88,17 @@ impl StopHandle {
     /// deadline (its answer is late, never wrong), unless the deadline
     /// has already passed.
     pub(super) fn with_deadline<T>(&self, deadline: Option<Instant>, f: impl FnOnce() -> T) -> T {
-        let result = match deadline {
+        let mut f = Some(f);
+        let mut result = None;
+        self.run_with_deadline(deadline, &mut || result = f.take().map(|f| f()));
+        result.expect("run_with_deadline calls its function once")
+    }
+
+    /// [`with_deadline`](Self::with_deadline) for a function behind a
+    /// reference: one function, not one for every board size's engine, as
+    /// the timer thread's code is large and the same for all.
+    fn run_with_deadline(&self, deadline: Option<Instant>, f: &mut dyn FnMut()) {
+        match deadline {
             None => f(),
             Some(deadline) if Instant::now() >= deadline => {
                 self.expire();
@@ -100,18 +110,16 @@ impl StopHandle {
                     let timer = std::thread::Builder::new()
                         .name("score4-deadline".into())
                         .spawn_scoped(scope, || self.expire_at(deadline, &done));
-                    let result = f();
+                    f();
                     let (lock, wake) = &done;
                     *lock.lock().unwrap_or_else(PoisonError::into_inner) = true;
                     wake.notify_one();
                     drop(timer);
-                    result
                 })
             }
-        };
+        }
         self.0.expired.store(false, Ordering::SeqCst);
         self.settle();
-        result
     }
 
     fn expire(&self) {
