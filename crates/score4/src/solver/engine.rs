@@ -10,7 +10,8 @@
 //! function whose code is compiled here, and the handle only turns its
 //! typed position and answer into plain ones. Sizes outside
 //! [`BoardSize`]'s limits (small ones, for tests) build their engine where
-//! they are used.
+//! they are used, and so does a measuring solver (see
+//! [`build_measuring`]), which only measuring programs ask for.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -99,7 +100,7 @@ fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableErro
 }
 
 fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(Engine::<W, H>::try_with_table_mb(mb)?))
+    Ok(Box::new(Engine::<W, H, false>::try_with_table_mb(mb)?))
 }
 
 /// The engine of a measuring solver, whose searches count their events
@@ -114,7 +115,7 @@ pub(super) fn build_measuring<const W: usize, const H: usize>(
 /// The solver's state for the `W` x `H` board: its tables, node count,
 /// book and stop handle. A measuring engine's (`STATS`) searches count
 /// their events.
-pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool = false> {
+pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool> {
     table: Table,
     /// With a large `table`: the table of positions near the end, used
     /// when the threads have none of their own.

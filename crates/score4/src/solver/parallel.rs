@@ -28,7 +28,7 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
     alpha: i32,
     beta: i32,
     stop: &AtomicBool,
-) -> (Option<i32>, u64) {
+) -> Outcome {
     let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
     let run = |thread: usize| {
         let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));

@@ -79,7 +79,7 @@ struct Candidates {
 
 /// One thread's search: the shared tables, its own counters, plain data.
 /// A measuring search (`STATS`) also counts its events.
-pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool = false> {
+pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> {
     tables: Tables<'t>,
     /// Positions searched, counted from where the solver left off.
     pub(super) nodes: u64,
