@@ -68,6 +68,10 @@ enum Command {
         /// machine only.
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
         addr: String,
+        /// How long one request may search, in milliseconds, before it is
+        /// answered with what is settled (default 3000).
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
+        budget_ms: Option<u64>,
     },
 }
 
@@ -90,6 +94,10 @@ runs under another name.";
 /// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
 /// refuses are reported when the table is made.
 const MAX_TABLE_MB: usize = 1 << 16;
+
+/// The longest `serve --budget-ms` accepts: ten minutes, as a client
+/// waits that long for its answer.
+const MAX_BUDGET_MS: u64 = 600_000;
 
 /// The most threads `--threads` accepts (the library's limit, typed as
 /// clap's ranges are).
@@ -147,7 +155,7 @@ fn main() -> ExitCode {
                 Command::Book(c) => book::run(c),
                 Command::Split(c) => split::run(c),
                 Command::Play(a) => play::run(a),
-                Command::Serve { addr } => serve(addr),
+                Command::Serve { addr, budget_ms } => serve(addr, budget_ms),
             },
             Err(e) => refused(e, args.get(1)),
         }
@@ -157,10 +165,12 @@ fn main() -> ExitCode {
 
 /// Serves until Ctrl-C or SIGTERM, then exits 0 once the requests under
 /// way are answered; a bad address is one line and exit status 2.
-fn serve(addr: String) -> u8 {
+fn serve(addr: String, budget_ms: Option<u64>) -> u8 {
+    let default = score4_web::Config::default();
     let config = score4_web::Config {
         addr,
-        ..score4_web::Config::default()
+        budget: budget_ms.map_or(default.budget, std::time::Duration::from_millis),
+        ..default
     };
     match score4_web::start(&config) {
         Ok(server) => {
