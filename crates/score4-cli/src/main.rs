@@ -68,10 +68,15 @@ enum Command {
         /// machine only.
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
         addr: String,
-        /// How long one request may search, in milliseconds, before it is
-        /// answered with what is settled (default 3000).
-        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS))]
-        budget_ms: Option<u64>,
+        /// How long one request may take, searches included, in
+        /// milliseconds: past it the answer is what is settled.
+        #[arg(
+            long,
+            value_name = "MS",
+            default_value_t = score4_web::DEFAULT_BUDGET_MS,
+            value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS)
+        )]
+        budget_ms: u64,
     },
 }
 
@@ -95,8 +100,9 @@ runs under another name.";
 /// refuses are reported when the table is made.
 const MAX_TABLE_MB: usize = 1 << 16;
 
-/// The longest `serve --budget-ms` accepts: ten minutes, as a client
-/// waits that long for its answer.
+/// The longest `serve --budget-ms` accepts: ten minutes. A request holds
+/// one of the server's few workers for its whole budget, so a longer one
+/// would let a handful of clients take the server for hours.
 const MAX_BUDGET_MS: u64 = 600_000;
 
 /// The most threads `--threads` accepts (the library's limit, typed as
@@ -165,12 +171,11 @@ fn main() -> ExitCode {
 
 /// Serves until Ctrl-C or SIGTERM, then exits 0 once the requests under
 /// way are answered; a bad address is one line and exit status 2.
-fn serve(addr: String, budget_ms: Option<u64>) -> u8 {
-    let default = score4_web::Config::default();
+fn serve(addr: String, budget_ms: u64) -> u8 {
     let config = score4_web::Config {
         addr,
-        budget: budget_ms.map_or(default.budget, std::time::Duration::from_millis),
-        ..default
+        budget: std::time::Duration::from_millis(budget_ms),
+        ..score4_web::Config::default()
     };
     match score4_web::start(&config) {
         Ok(server) => {

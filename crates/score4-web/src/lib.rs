@@ -63,6 +63,10 @@ pub struct Config {
     pub limits: Limits,
 }
 
+/// A request's time budget ([`Config::budget`]) unless the server is told
+/// otherwise, in milliseconds.
+pub const DEFAULT_BUDGET_MS: u64 = 3000;
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -72,7 +76,7 @@ impl Default for Config {
             workers: 2,
             pending_tasks: 128,
             table_mb: 16,
-            budget: Duration::from_secs(3),
+            budget: Duration::from_millis(DEFAULT_BUDGET_MS),
             limits: Limits {
                 head_bytes: 8 * 1024,
                 target_bytes: 2 * 1024,

@@ -100,6 +100,26 @@ fn ctrl_c_answers_the_requests_under_way_then_exits_cleanly() {
 }
 
 #[test]
+fn a_budget_out_of_range_is_one_line_and_status_2() {
+    for bad in ["0", "600001", "-5", "3s", ""] {
+        let o = Command::new(BIN)
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                &format!("--budget-ms={bad}"),
+            ])
+            .output()
+            .expect("runs");
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        assert!(o.stdout.is_empty(), "{bad:?}: it served");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
+        assert!(err.contains("--budget-ms"), "{bad:?}: {err}");
+    }
+}
+
+#[test]
 fn a_second_ctrl_c_ends_the_process_at_once() {
     let (mut child, addr) = serve(&[]);
     let pending = get(addr, "/api/analyze?board=8x7");
