@@ -19,6 +19,8 @@ pub enum Command {
     Solve {
         #[command(flatten)]
         searching: Searching,
+        #[command(flatten)]
+        probing: Probing,
         /// Say on stderr each search as it is recorded: `split: MOVES ALPHA
         /// BOUND POSITIONS SECONDS`.
         #[arg(long)]
@@ -29,6 +31,8 @@ pub enum Command {
     Plan {
         #[command(flatten)]
         split: SplitArgs,
+        #[command(flatten)]
+        probing: Probing,
         /// Record files of this split (from every machine).
         #[arg(value_name = "FILE")]
         records: Vec<PathBuf>,
@@ -67,6 +71,25 @@ pub struct SplitArgs {
     depth: u32,
     #[command(flatten)]
     board: crate::BoardArg,
+}
+
+/// Which windows the root is probed with.
+#[derive(clap::Args)]
+pub struct Probing {
+    /// Probe the root first at score S ("above S - 1?", then "above S?"):
+    /// right, it is proven with the fewest searches; wrong, it costs time,
+    /// never the answer. Plan every round of a solve with the same guess.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    guess: Option<i32>,
+}
+
+impl Probing {
+    fn apply<const W: usize, const H: usize>(&self, split: &mut Split<W, H>) -> Result<(), String> {
+        match self.guess {
+            Some(guess) => split.set_guess(guess).map_err(|e| format!("--{e}")),
+            None => Ok(()),
+        }
+    }
 }
 
 /// How each search runs.
@@ -112,9 +135,11 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
                     records,
                     search,
                 },
+            probing,
             progress,
         } => {
             let mut split = new_split(&split)?;
+            probing.apply(&mut split)?;
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, loaded) = split.open(&records).map_err(|e| e.to_string())?;
             say_loaded(&records, loaded);
@@ -136,8 +161,13 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             ));
             Ok(Output::new().finish(&format!("{score}\n"), OK))
         }
-        Command::Plan { split, records } => {
+        Command::Plan {
+            split,
+            probing,
+            records,
+        } => {
             let mut split = new_split(&split)?;
+            probing.apply(&mut split)?;
             for path in &records {
                 let loaded = split.load(path).map_err(|e| e.to_string())?;
                 say_loaded(path, loaded);

@@ -11,7 +11,10 @@
 //! null window its parent needs ([`Job`]), and each search's proven bound
 //! is a line of a record file. A move that settles its parent spares its
 //! siblings, so a solve run in one process searches little more than a
-//! direct one. A round shared over machines ([`Split::plan`]) lists the
+//! direct one. Results are kept by position, a position and its mirror
+//! image as one: a search reached again by other moves, or mirrored, is
+//! never repeated, and at each position the moves the records already
+//! settle are taken before any move that needs a search. A round shared over machines ([`Split::plan`]) lists the
 //! searches the window needs next: a position's first move alone until it
 //! is settled, then all its other moves at once.
 //!
@@ -72,6 +75,16 @@ pub enum SplitError {
         path: String,
         /// What failed.
         source: io::Error,
+    },
+    /// The guessed score cannot be the root's.
+    #[error("guess {guess}: the root's score lies in {min}..={max}")]
+    Guess {
+        /// The guess.
+        guess: i32,
+        /// The root's lowest possible score.
+        min: i32,
+        /// The root's highest possible score.
+        max: i32,
     },
     /// The search was stopped.
     #[error(transparent)]
@@ -148,8 +161,16 @@ pub struct Split<const W: usize, const H: usize> {
     root: Position<W, H>,
     root_moves: String,
     depth: u32,
-    /// Recorded bounds by position key.
+    /// The root's score, if guessed: probed first.
+    guess: Option<i32>,
+    /// Recorded bounds by [`shape`].
     known: HashMap<u64, Known>,
+}
+
+/// What records are kept by: the key of a position or of its mirror image
+/// (the same score), whichever is smaller.
+fn shape<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
+    p.key().min(p.mirror_key())
 }
 
 /// How [`Split::above`] answers the positions at the split depth.
@@ -164,6 +185,8 @@ enum Leaves<'a, const W: usize, const H: usize> {
         &'a mut Recorder,
         &'a mut dyn FnMut(&Job, Bound, u64),
     ),
+    /// From the records alone, listing nothing: what they settle already.
+    Records,
 }
 
 impl<const W: usize, const H: usize> Split<W, H> {
@@ -178,8 +201,24 @@ impl<const W: usize, const H: usize> Split<W, H> {
             root,
             root_moves: root_moves.to_string(),
             depth,
+            guess: None,
             known: HashMap::new(),
         })
+    }
+
+    /// Probes the root first at `guess`: with the right guess, the root's
+    /// score takes the two windows that prove it ("above `guess - 1`?" and
+    /// "above `guess`?"), the fewest any proof needs; a wrong guess costs
+    /// time, never the answer. Records are bounds, whatever the windows
+    /// that found them, so a guess may be added to or dropped from a
+    /// solve under way.
+    pub fn set_guess(&mut self, guess: i32) -> Result<(), SplitError> {
+        let (min, max) = Solver::<W, H>::score_range(self.root.moves_played() as i32);
+        if !(min..=max).contains(&guess) {
+            return Err(SplitError::Guess { guess, min, max });
+        }
+        self.guess = Some(guess);
+        Ok(())
     }
 
     /// The header line of this split's record files.
@@ -286,7 +325,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// Adds a proven bound of `p` to what the split knows.
     fn remember(&mut self, p: &Position<W, H>, bound: Bound) {
         self.known
-            .entry(p.key())
+            .entry(shape(p))
             .or_insert(Known::NOTHING)
             .add(bound);
     }
@@ -353,7 +392,12 @@ impl<const W: usize, const H: usize> Split<W, H> {
         let mut probes = 0;
         let mut moves = self.root_moves.clone();
         while min < max {
-            let probe = tuning::next_probe(min, max, probes, n);
+            let probe = match self.guess {
+                // First "above guess - 1?", then "above guess?".
+                Some(g) if min < g && g <= max => g - 1,
+                Some(g) if min == g && g < max => g,
+                _ => tuning::next_probe(min, max, probes, n),
+            };
             probes += 1;
             match self.above(&root, probe, self.depth, &mut moves, leaves)? {
                 Some(true) => min = probe + 1,
@@ -378,8 +422,15 @@ impl<const W: usize, const H: usize> Split<W, H> {
         if let Some(score) = Solver::<W, H>::settled_score(p) {
             return Ok(Some(score > alpha));
         }
-        if let Some(known) = self.known.get(&p.key()).and_then(|k| k.above(alpha)) {
+        if let Some(known) = self.known.get(&shape(p)).and_then(|k| k.above(alpha)) {
             return Ok(Some(known));
+        }
+        let records_only = matches!(leaves, Leaves::Records);
+        if depth > 0 && !records_only {
+            // A move the records settle spares any search of the others.
+            if let Some(answer) = self.above(p, alpha, depth, moves, &mut Leaves::Records)? {
+                return Ok(Some(answer));
+            }
         }
         if depth == 0 {
             let job = Job {
@@ -387,8 +438,9 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 alpha,
             };
             return Ok(match leaves {
+                Leaves::Records => None,
                 Leaves::Plan(jobs, listed) => {
-                    if listed.insert((p.key(), alpha)) {
+                    if listed.insert((shape(p), alpha)) {
                         jobs.push(job);
                     }
                     None
@@ -420,7 +472,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 // than not, sparing them (the eldest brother first). Once
                 // it has not, every sibling is likely needed, and all go
                 // into the same round.
-                None if first => return Ok(None),
+                None if first && !records_only => return Ok(None),
                 None => unsettled = true,
             }
             first = false;

@@ -161,9 +161,11 @@ fn bad_input_is_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("records");
     let f = file.to_str().unwrap();
-    let cases: [&[&str]; 3] = [
+    let cases: [&[&str]; 5] = [
         &["split", "solve", "1212121", "--records", f],
         &["split", "solve", "8", "--records", f],
+        &["split", "solve", "44", "--guess", "22", "--records", f],
+        &["split", "plan", "44", "--guess", "-21"],
         &[
             "split",
             "plan",
@@ -247,4 +249,28 @@ fn progress_names_each_search_as_it_is_recorded() {
     fs::remove_file(&file).unwrap();
     let quiet = score4(&args[..args.len() - 1]);
     assert_eq!(text(&quiet.stderr).lines().count(), 1);
+}
+
+#[test]
+fn a_guess_right_or_wrong_gives_the_direct_score() {
+    let board = "6x5";
+    let expected = direct(board);
+    let dir = tempfile::tempdir().unwrap();
+    for guess in ["-2", "0", "3"] {
+        let file = dir.path().join(format!("records{guess}"));
+        let args = [
+            "split",
+            "solve",
+            "-",
+            "--board",
+            board,
+            "--depth",
+            "3",
+            "--guess",
+            guess,
+            "--records",
+            file.to_str().unwrap(),
+        ];
+        assert_eq!(ok(&score4(&args)).trim(), expected, "--guess {guess}");
+    }
 }

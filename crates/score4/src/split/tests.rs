@@ -87,7 +87,7 @@ fn rounds_shared_over_two_record_files_agree_with_direct_solves() {
 
 #[test]
 fn a_resumed_solve_searches_nothing_it_recorded() {
-    let moves = "3344";
+    let moves = "33";
     let (score, _) = split_solve::<6, 4>(moves, 2);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("records");
@@ -118,7 +118,7 @@ fn a_resumed_solve_searches_nothing_it_recorded() {
 
 #[test]
 fn damaged_lines_are_skipped_never_trusted() {
-    let moves = "3344";
+    let moves = "33";
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("records");
     let mut split = Split::<6, 4>::new(moves, 2).unwrap();
@@ -202,4 +202,134 @@ fn jobs_and_roots_are_checked() {
         Split::<6, 4>::new("7", 1),
         Err(SplitError::Root(_))
     ));
+}
+
+/// A split solve with a guessed root score, and the jobs it searched.
+fn guessed_solve<const W: usize, const H: usize>(
+    moves: &str,
+    depth: u32,
+    guess: Option<i32>,
+) -> (i32, Vec<Job>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut split = Split::<W, H>::new(moves, depth).unwrap();
+    if let Some(guess) = guess {
+        split.set_guess(guess).unwrap();
+    }
+    let (mut recorder, _) = split.open(&dir.path().join("records")).unwrap();
+    let mut jobs = Vec::new();
+    let score = split
+        .solve_observed(&mut Solver::new(), &mut recorder, |job, _, _| {
+            jobs.push(job.clone())
+        })
+        .unwrap();
+    (score, jobs)
+}
+
+#[test]
+fn any_guess_gives_the_direct_score_and_the_right_one_two_windows() {
+    let mut direct = Solver::<6, 4>::with_table_mb(8);
+    for (i, (moves, p)) in random_games::<6, 4>(12, 0..10, 5).into_iter().enumerate() {
+        let score = direct.solve(&p);
+        let depth = 1 + i as u32 % 3;
+        let (min, max) = Solver::<6, 4>::score_range(p.moves_played() as i32);
+        for guess in (score - 3..=score + 3).filter(|g| (min..=max).contains(g)) {
+            let (found, jobs) = guessed_solve::<6, 4>(&moves, depth, Some(guess));
+            assert_eq!(found, score, "{moves:?} depth {depth} guess {guess}");
+            if guess == score {
+                // The root's windows, as the searches depth moves down see them.
+                let leaf = |a: i32| if depth.is_multiple_of(2) { a } else { -a - 1 };
+                let windows = [leaf(score - 1), leaf(score)];
+                for job in &jobs {
+                    assert!(windows.contains(&job.alpha), "{moves:?}: {job}");
+                }
+            }
+        }
+    }
+    let mut split = Split::<6, 4>::new("", 2).unwrap();
+    assert!(matches!(split.set_guess(12), Err(SplitError::Guess { .. })));
+    assert!(matches!(
+        split.set_guess(-13),
+        Err(SplitError::Guess { .. })
+    ));
+}
+
+#[test]
+fn mirror_images_and_transpositions_are_searched_once() {
+    for depth in 2..=4 {
+        let (score, jobs) = guessed_solve::<6, 4>("", depth, None);
+        assert_eq!(score, Solver::<6, 4>::new().solve(&Position::new()));
+        let mut seen = HashSet::new();
+        for job in &jobs {
+            let p = Position::<6, 4>::parse(&job.moves).unwrap();
+            let either = p.key().min(p.mirror_key());
+            assert!(seen.insert((either, job.alpha)), "{job} again");
+        }
+    }
+}
+
+/// Records of the mirror images settle a solve as well as the records
+/// themselves: the moves they settle are taken first, whatever the order
+/// the solve would have tried.
+#[test]
+fn a_solve_from_mirrored_records_searches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("records");
+    let moves = "";
+    let mut split = Split::<7, 4>::new(moves, 3).unwrap();
+    let (mut recorder, _) = split.open(&path).unwrap();
+    let score = split.solve(&mut Solver::new(), &mut recorder).unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    let mut mirrored = format!("{}\n", split.header());
+    for line in text.lines().skip(1) {
+        let mut words = line.split(' ');
+        let (job_moves, bound) = (words.next().unwrap(), words.next().unwrap());
+        let flipped: String = job_moves
+            .bytes()
+            .map(|c| char::from(b'1' + b'7' - c))
+            .collect();
+        let bound = if let Some(r) = bound.strip_prefix("<=") {
+            Bound::AtMost(r.parse().unwrap())
+        } else {
+            Bound::AtLeast(bound[2..].parse().unwrap())
+        };
+        let job = Job {
+            moves: flipped,
+            alpha: 0,
+        };
+        mirrored.push_str(&split.record_line(&job, bound));
+    }
+    assert_ne!(mirrored, text);
+    let other = dir.path().join("mirrored");
+    fs::write(&other, &mirrored).unwrap();
+    let mut again = Split::<7, 4>::new(moves, 3).unwrap();
+    let (mut recorder, loaded) = again.open(&other).unwrap();
+    assert_eq!(loaded.damaged, 0);
+    let mut solver = Solver::new();
+    assert_eq!(again.solve(&mut solver, &mut recorder).unwrap(), score);
+    assert_eq!(solver.nodes(), 0);
+}
+
+/// A window the records settle through a position's last move in the
+/// search order is answered without searching its first moves.
+#[test]
+fn moves_the_records_settle_come_before_any_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut split = Split::<6, 4>::new("", 1).unwrap();
+    let (mut recorder, _) = split.open(&dir.path().join("records")).unwrap();
+    // The edge column is tried last; its exact score, as a record.
+    let edge = Position::<6, 4>::parse("1").unwrap();
+    let score = Solver::<6, 4>::new().solve(&edge);
+    let job = Job {
+        moves: "1".into(),
+        alpha: 0,
+    };
+    split.note(&job, Bound::AtMost(score)).unwrap();
+    let mut solver = Solver::new();
+    let mut observe = |_: &Job, _: Bound, _: u64| {};
+    let mut leaves = Leaves::Search(&mut solver, &mut recorder, &mut observe);
+    // Above -score - 1: yes, by playing in the edge column.
+    let root = Position::new();
+    let above = split.above(&root, -score - 1, 1, &mut String::new(), &mut leaves);
+    assert_eq!(above.unwrap(), Some(true));
+    assert_eq!(solver.nodes(), 0);
 }
