@@ -396,7 +396,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 // First "above guess - 1?", then "above guess?".
                 Some(g) if min < g && g <= max => g - 1,
                 Some(g) if min == g && g < max => g,
-                _ => tuning::next_probe(min, max, probes, n),
+                _ => tuning::next_probe(min, max, probes, n, tuning::sign_probe(W * H, H, n)),
             };
             probes += 1;
             match self.above(&root, probe, self.depth, &mut moves, leaves)? {

@@ -76,20 +76,42 @@ pub(super) const WALK_BELOW_MOVES: i32 = 7;
 /// long lines.
 pub(super) const FAR_PROBES: u32 = 2;
 
+/// Where a strong solve asks for the sign of a score: "above `sign`?",
+/// on a board of `cells` cells and `height` rows with `moves` moves
+/// played.
+///
+/// A win or a loss is proven by one of the two sign probes ("above 0?"
+/// for a win, "above -1?" for a loss) and the other is spent for nothing,
+/// so the first should be the likelier one. On a board of even height the
+/// second player can answer every move directly on top of it (claimeven)
+/// and holds the zugzwang, so with the first player to move a large board
+/// ([`LARGE_BOARD_CELLS`]) asks "above -1?" first; solves there run long
+/// enough for the one probe to matter. The standard board and smaller
+/// ones, where the first player wins more often than this suggests, keep
+/// "above 0?".
+pub(crate) const fn sign_probe(cells: usize, height: usize, moves: i32) -> i32 {
+    if cells > LARGE_BOARD_CELLS && height.is_multiple_of(2) && moves % 2 == 0 {
+        -1
+    } else {
+        0
+    }
+}
+
 /// The score a strong solve probes next (with the null window
 /// `probe..probe + 1`), when its score is known to lie in `min..=max`
-/// (`min < max`), `probes` probes have been made and `moves` moves played.
+/// (`min < max`), `probes` probes have been made and `moves` moves played,
+/// with the sign probed at `sign` ([`sign_probe`], 0 or -1).
 /// Always in `min..max`, so every probe narrows the range.
 ///
 /// Bisect, but probe far from zero first ([`FAR_PROBES`]). Once those have
-/// narrowed the range, a range that still spans zero is probed at zero:
-/// most positions score close to it, and the sign is the one probe no
-/// exact solve avoids. Early positions then walk outward from zero on the
-/// known side ([`WALK_BELOW_MOVES`]).
-pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+/// narrowed the range, a range that still spans zero is probed at the
+/// sign: most positions score close to zero, and the sign is the one probe
+/// no exact solve avoids. Early positions then walk outward from zero on
+/// the known side ([`WALK_BELOW_MOVES`]).
+pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32, sign: i32) -> i32 {
     let middle = min + (max - min) / 2;
     if probes >= FAR_PROBES && min < 0 && max > 0 {
-        0
+        sign
     } else if probes >= FAR_PROBES && moves < WALK_BELOW_MOVES {
         if min >= 0 {
             min
@@ -169,10 +191,14 @@ mod tests {
 
     /// Runs a strong solve's probe loop against a known score, each probe
     /// answered exactly (fail-hard), and returns the probes made.
-    fn probes_for(score: i32, mut min: i32, mut max: i32, moves: i32) -> Vec<i32> {
+    fn probes_for(score: i32, min: i32, max: i32, moves: i32) -> Vec<i32> {
+        probes_with_sign(score, min, max, moves, 0)
+    }
+
+    fn probes_with_sign(score: i32, mut min: i32, mut max: i32, moves: i32, sign: i32) -> Vec<i32> {
         let mut made = Vec::new();
         while min < max {
-            let probe = next_probe(min, max, made.len() as u32, moves);
+            let probe = next_probe(min, max, made.len() as u32, moves, sign);
             assert!(min <= probe && probe < max, "{probe} outside {min}..{max}");
             made.push(probe);
             if score <= probe {
@@ -191,7 +217,9 @@ mod tests {
         for moves in 0..42 {
             let (min, max) = (-(42 - moves) / 2, (43 - moves) / 2);
             for score in min..=max {
-                probes_for(score, min, max, moves);
+                for sign in [0, -1] {
+                    probes_with_sign(score, min, max, moves, sign);
+                }
             }
         }
     }
@@ -199,27 +227,39 @@ mod tests {
     #[test]
     fn the_first_probes_go_far_from_zero() {
         // Halfway towards the end of the range, on the middle's side.
-        assert_eq!(next_probe(-20, 19, 0, 10), -10);
-        assert_eq!(next_probe(-10, 19, 1, 10), 9);
-        assert_eq!(next_probe(-5, 3, 0, 30), -2);
+        assert_eq!(next_probe(-20, 19, 0, 10, 0), -10);
+        assert_eq!(next_probe(-10, 19, 1, 10, 0), 9);
+        assert_eq!(next_probe(-5, 3, 0, 30, 0), -2);
     }
 
     #[test]
     fn then_a_range_across_zero_is_probed_at_zero() {
-        assert_eq!(next_probe(-10, 9, FAR_PROBES, 10), 0);
-        assert_eq!(next_probe(-1, 1, FAR_PROBES, 30), 0);
+        assert_eq!(next_probe(-10, 9, FAR_PROBES, 10, 0), 0);
+        assert_eq!(next_probe(-1, 1, FAR_PROBES, 30, 0), 0);
         // Not before the far probes.
-        assert_ne!(next_probe(-10, 9, FAR_PROBES - 1, 10), 0);
+        assert_ne!(next_probe(-10, 9, FAR_PROBES - 1, 10, 0), 0);
     }
 
     #[test]
     fn early_positions_walk_outward_from_zero() {
         let early = WALK_BELOW_MOVES - 1;
-        assert_eq!(next_probe(1, 10, FAR_PROBES, early), 1);
-        assert_eq!(next_probe(-10, 0, FAR_PROBES, early), -1);
+        assert_eq!(next_probe(1, 10, FAR_PROBES, early, 0), 1);
+        assert_eq!(next_probe(-10, 0, FAR_PROBES, early, 0), -1);
         // Later positions bisect.
-        assert_eq!(next_probe(1, 10, FAR_PROBES, WALK_BELOW_MOVES), 5);
+        assert_eq!(next_probe(1, 10, FAR_PROBES, WALK_BELOW_MOVES, 0), 5);
         // A win near zero in an early position: walked one value at a time.
         assert_eq!(probes_for(3, -20, 21, early), [-10, 10, 0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn large_boards_of_even_height_ask_first_whether_the_first_player_loses() {
+        // 6x8, first player to move: "above -1?" first.
+        assert_eq!(sign_probe(48, 8, 0), -1);
+        // A loss with the last disc then takes the two windows that prove it.
+        assert_eq!(probes_with_sign(-1, -23, 24, 0, -1)[2..], [-1, -2]);
+        // The second player to move, odd heights and the standard board: "above 0?".
+        assert_eq!(sign_probe(48, 8, 1), 0);
+        assert_eq!(sign_probe(49, 7, 0), 0);
+        assert_eq!(sign_probe(42, 6, 0), 0);
     }
 }
