@@ -14,9 +14,10 @@
 //! direct one. Results are kept by position, a position and its mirror
 //! image as one: a search reached again by other moves, or mirrored, is
 //! never repeated, and at each position the moves the records already
-//! settle are taken before any move that needs a search. A round shared over machines ([`Split::plan`]) lists the
-//! searches the window needs next: a position's first move alone until it
-//! is settled, then all its other moves at once.
+//! settle are taken before any move that needs a search. A round shared
+//! over machines ([`Split::plan`]) lists the searches the window needs
+//! next: a position's first move alone until it is settled, then all its
+//! other moves at once.
 //!
 //! A record file starts with a header naming the board, the root and the
 //! depth, and every line carries a checksum: a line cut short by a kill, or
@@ -431,6 +432,9 @@ impl<const W: usize, const H: usize> Split<W, H> {
             if let Some(answer) = self.above(p, alpha, depth, moves, &mut Leaves::Records)? {
                 return Ok(Some(answer));
             }
+        }
+        if depth == 0 && records_only {
+            return Ok(None);
         }
         if depth == 0 {
             let job = Job {
