@@ -37,7 +37,7 @@ use crate::book::file::quoted;
 use crate::error::{ParseError, SolveError};
 use crate::position::Position;
 use crate::size::BoardSize;
-use crate::solver::{tuning, Bound, Solver, Stopped};
+use crate::solver::{Bound, Solver, Stopped};
 
 /// First word of a record file's header.
 const MAGIC: &str = "score4-split";
@@ -397,7 +397,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 // First "above guess - 1?", then "above guess?".
                 Some(g) if min < g && g <= max => g - 1,
                 Some(g) if min == g && g < max => g,
-                _ => tuning::next_probe(min, max, probes, n, tuning::sign_probe(W * H, H, n)),
+                _ => Solver::<W, H>::next_probe(min, max, probes, n),
             };
             probes += 1;
             match self.above(&root, probe, self.depth, &mut moves, leaves)? {

@@ -22,6 +22,20 @@ fn direct(board: &str) -> String {
         .to_string()
 }
 
+/// `score4 split solve` of the empty `board`, `depth` moves down, with
+/// `extra` options, keeping its records in `file`.
+fn empty_board_split<'a>(
+    board: &'a str,
+    depth: &'a str,
+    file: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["split", "solve", "-", "--board", board, "--depth", depth];
+    args.extend_from_slice(extra);
+    args.extend(["--records", file]);
+    args
+}
+
 /// The record lines of a file whose checksum field is well formed, and
 /// how many of them name the same search twice.
 fn records(path: &std::path::Path) -> (usize, usize) {
@@ -50,18 +64,7 @@ fn a_solve_killed_at_random_moments_finishes_with_the_direct_score() {
     let expected = direct(board);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("records");
-    let file_arg = file.to_str().unwrap();
-    let args = [
-        "split",
-        "solve",
-        "-",
-        "--board",
-        board,
-        "--depth",
-        "3",
-        "--records",
-        file_arg,
-    ];
+    let args = empty_board_split(board, "3", file.to_str().unwrap(), &[]);
     let mut rng = Rng::new(0x5EED_0030);
     let mut kills = 0;
     let mut last = 0;
@@ -69,7 +72,7 @@ fn a_solve_killed_at_random_moments_finishes_with_the_direct_score() {
     // whole solve takes about a second, so the first two runs are killed).
     let score = loop {
         let mut child = Command::new(env!("CARGO_BIN_EXE_score4"))
-            .args(args)
+            .args(&args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -258,19 +261,7 @@ fn a_guess_right_or_wrong_gives_the_direct_score() {
     let dir = tempfile::tempdir().unwrap();
     for guess in ["-2", "0", "3"] {
         let file = dir.path().join(format!("records{guess}"));
-        let args = [
-            "split",
-            "solve",
-            "-",
-            "--board",
-            board,
-            "--depth",
-            "3",
-            "--guess",
-            guess,
-            "--records",
-            file.to_str().unwrap(),
-        ];
+        let args = empty_board_split(board, "3", file.to_str().unwrap(), &["--guess", guess]);
         assert_eq!(ok(&score4(&args)).trim(), expected, "--guess {guess}");
     }
 }

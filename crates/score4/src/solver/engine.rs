@@ -319,10 +319,9 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         }
         let n = p.moves_played() as i32;
         let (mut min, mut max) = Solver::<W, H>::score_range(n);
-        let sign = tuning::sign_probe(W * H, H, n);
         let mut probes = 0;
         while min < max {
-            let probe = tuning::next_probe(min, max, probes, n, sign);
+            let probe = Solver::<W, H>::next_probe(min, max, probes, n);
             probes += 1;
             let r = self.search(p, probe, probe + 1)?;
             if r <= probe {

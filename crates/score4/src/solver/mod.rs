@@ -494,6 +494,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         (-Self::win_score(moves + 1), Self::win_score(moves + 2))
     }
 
+    /// The window a strong solve of a position with `moves` moves played
+    /// probes next on this board ([`tuning::next_probe`], with this board's
+    /// [`tuning::sign_probe`]): one place for the direct solve and the
+    /// split one.
+    pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+        tuning::next_probe(min, max, probes, moves, tuning::sign_probe(W * H, H, moves))
+    }
+
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
     /// returns them): the highest score, the centre-most among equals.
     pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {

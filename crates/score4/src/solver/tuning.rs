@@ -80,9 +80,11 @@ pub(super) const FAR_PROBES: u32 = 2;
 /// on a board of `cells` cells and `height` rows with `moves` moves
 /// played.
 ///
-/// A win or a loss is proven by one of the two sign probes ("above 0?"
-/// for a win, "above -1?" for a loss) and the other is spent for nothing,
-/// so the first should be the likelier one. On a board of even height the
+/// Of the two sign probes, "above 0?" is one of the two windows that prove
+/// a draw or a win with the last disc (1), never a loss, and "above -1?"
+/// one of those that prove a draw or a loss with the last disc (-1), never
+/// a win; whichever is not needed is spent for nothing, so the first
+/// should be the likelier one. On a board of even height the
 /// second player can answer every move directly on top of it (claimeven)
 /// and holds the zugzwang, so with the first player to move a large board
 /// ([`LARGE_BOARD_CELLS`]) asks "above -1?" first; solves there run long

@@ -19,16 +19,27 @@ fn random_games<const W: usize, const H: usize>(
     out
 }
 
-/// A split solve of `moves` with a fresh solver and record file, and the
-/// record file's text.
-fn split_solve<const W: usize, const H: usize>(moves: &str, depth: u32) -> (i32, String) {
+/// A split solve of `moves` (with a guessed root score, if any), with a
+/// fresh solver and record file, and the jobs it searched.
+fn split_solve<const W: usize, const H: usize>(
+    moves: &str,
+    depth: u32,
+    guess: Option<i32>,
+) -> (i32, Vec<Job>) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("records");
     let mut split = Split::<W, H>::new(moves, depth).unwrap();
-    let (mut recorder, loaded) = split.open(&path).unwrap();
+    if let Some(guess) = guess {
+        split.set_guess(guess).unwrap();
+    }
+    let (mut recorder, loaded) = split.open(&dir.path().join("records")).unwrap();
     assert_eq!(loaded, Loaded::default());
-    let score = split.solve(&mut Solver::new(), &mut recorder).unwrap();
-    (score, fs::read_to_string(&path).unwrap())
+    let mut jobs = Vec::new();
+    let score = split
+        .solve_observed(&mut Solver::new(), &mut recorder, |job, _, _| {
+            jobs.push(job.clone())
+        })
+        .unwrap();
+    (score, jobs)
 }
 
 fn agrees_with_direct_solves<const W: usize, const H: usize>(seed: u64) {
@@ -38,7 +49,7 @@ fn agrees_with_direct_solves<const W: usize, const H: usize>(seed: u64) {
         .enumerate()
     {
         let depth = i as u32 % 4;
-        let (score, _) = split_solve::<W, H>(&moves, depth);
+        let (score, _) = split_solve::<W, H>(&moves, depth, None);
         assert_eq!(score, direct.solve(&p), "{moves:?} split at depth {depth}");
     }
 }
@@ -88,7 +99,7 @@ fn rounds_shared_over_two_record_files_agree_with_direct_solves() {
 #[test]
 fn a_resumed_solve_searches_nothing_it_recorded() {
     let moves = "33";
-    let (score, _) = split_solve::<6, 4>(moves, 2);
+    let (score, _) = split_solve::<6, 4>(moves, 2, None);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("records");
     let mut first = Split::<6, 4>::new(moves, 2).unwrap();
@@ -204,27 +215,6 @@ fn jobs_and_roots_are_checked() {
     ));
 }
 
-/// A split solve with a guessed root score, and the jobs it searched.
-fn guessed_solve<const W: usize, const H: usize>(
-    moves: &str,
-    depth: u32,
-    guess: Option<i32>,
-) -> (i32, Vec<Job>) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut split = Split::<W, H>::new(moves, depth).unwrap();
-    if let Some(guess) = guess {
-        split.set_guess(guess).unwrap();
-    }
-    let (mut recorder, _) = split.open(&dir.path().join("records")).unwrap();
-    let mut jobs = Vec::new();
-    let score = split
-        .solve_observed(&mut Solver::new(), &mut recorder, |job, _, _| {
-            jobs.push(job.clone())
-        })
-        .unwrap();
-    (score, jobs)
-}
-
 #[test]
 fn any_guess_gives_the_direct_score_and_the_right_one_two_windows() {
     let mut direct = Solver::<6, 4>::with_table_mb(8);
@@ -233,7 +223,7 @@ fn any_guess_gives_the_direct_score_and_the_right_one_two_windows() {
         let depth = 1 + i as u32 % 3;
         let (min, max) = Solver::<6, 4>::score_range(p.moves_played() as i32);
         for guess in (score - 3..=score + 3).filter(|g| (min..=max).contains(g)) {
-            let (found, jobs) = guessed_solve::<6, 4>(&moves, depth, Some(guess));
+            let (found, jobs) = split_solve::<6, 4>(&moves, depth, Some(guess));
             assert_eq!(found, score, "{moves:?} depth {depth} guess {guess}");
             if guess == score {
                 // The root's windows, as the searches depth moves down see them.
@@ -256,7 +246,7 @@ fn any_guess_gives_the_direct_score_and_the_right_one_two_windows() {
 #[test]
 fn mirror_images_and_transpositions_are_searched_once() {
     for depth in 2..=4 {
-        let (score, jobs) = guessed_solve::<6, 4>("", depth, None);
+        let (score, jobs) = split_solve::<6, 4>("", depth, None);
         assert_eq!(score, Solver::<6, 4>::new().solve(&Position::new()));
         let mut seen = HashSet::new();
         for job in &jobs {
@@ -281,17 +271,12 @@ fn a_solve_from_mirrored_records_searches_nothing() {
     let text = fs::read_to_string(&path).unwrap();
     let mut mirrored = format!("{}\n", split.header());
     for line in text.lines().skip(1) {
-        let mut words = line.split(' ');
-        let (job_moves, bound) = (words.next().unwrap(), words.next().unwrap());
-        let flipped: String = job_moves
+        let (_, bound) = split.read_record(line).expect("a record of this split");
+        let flipped: String = line
             .bytes()
+            .take_while(|&c| c != b' ')
             .map(|c| char::from(b'1' + b'7' - c))
             .collect();
-        let bound = if let Some(r) = bound.strip_prefix("<=") {
-            Bound::AtMost(r.parse().unwrap())
-        } else {
-            Bound::AtLeast(bound[2..].parse().unwrap())
-        };
         let job = Job {
             moves: flipped,
             alpha: 0,
