@@ -332,6 +332,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             return (beta, Geometry::<W, H>::column_of(moves[0].0));
         }
         let mut best = (i32::MIN, 0);
+        // By column, the most each move is known to score.
+        let mut at_most = [i32::MAX; W];
         let empty = Self::CELLS - n;
         if let Some(keys) = child_keys {
             if empty > ETC_MIN_EMPTY as i32 {
@@ -341,6 +343,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                     }
                     let col = Geometry::<W, H>::column_of(cell);
                     if let Some(known) = self.table(n + 1).get(keys[col]) {
+                        at_most[col] = -known.lower;
                         let at_least = -known.upper;
                         if at_least >= beta {
                             record!(n, ChildTableCut);
@@ -363,11 +366,12 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             }
             _ => None,
         };
-        // What the parent has of each child already: its key and the
-        // opponent's winning cells there.
+        // What the parent has of each child already: its key, the
+        // opponent's winning cells there and the most the move is known
+        // to score.
         let known = |cell: Bitboard| {
             let col = Geometry::<W, H>::column_of(cell);
-            (child_keys.map(|k| k[col]), child_threats[col])
+            (child_keys.map(|k| k[col]), child_threats[col], at_most[col])
         };
         let mut put_off = Bitboard::EMPTY;
         for &(cell, _) in moves.iter() {
@@ -408,22 +412,30 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// [`search_moves`](Self::search_moves): what that returns if the move
     /// cuts off (or the search gave up), else nothing, `best` and `alpha`
     /// raised to its score. `known` is what the parent has of the child
-    /// already: its table key (if computed) and the opponent's winning
-    /// cells there.
+    /// already: its table key (if computed), the opponent's winning cells
+    /// there and the most the move is known to score. A move known not to
+    /// beat alpha is not searched: its bound is all a fail-soft result
+    /// needs of it.
     #[inline(always)]
     fn search_move(
         &mut self,
         p: &Position<W, H>,
         cell: Bitboard,
-        known: (Option<u64>, Bitboard),
+        known: (Option<u64>, Bitboard, i32),
         alpha: &mut i32,
         beta: i32,
         best: &mut (i32, usize),
     ) -> Option<(i32, usize)> {
         let col = Geometry::<W, H>::column_of(cell);
+        let (key, threats, at_most) = known;
+        if at_most <= *alpha {
+            if at_most > best.0 {
+                *best = (at_most, col);
+            }
+            return None;
+        }
         let mut child = *p;
         child.play_cell(cell);
-        let (key, threats) = known;
         let score = -self.negamax_with(&child, -beta, -*alpha, key, threats);
         if self.aborted {
             return Some((0, 0));
