@@ -433,11 +433,10 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 return Ok(Some(answer));
             }
         }
-        if depth == 0 && records_only {
-            return Ok(None);
-        }
         if depth == 0 {
-            let job = Job {
+            // Built only where a job is listed or searched: the records-first
+            // pass reaches every leaf and needs none.
+            let job = || Job {
                 moves: moves.clone(),
                 alpha,
             };
@@ -445,11 +444,12 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 Leaves::Records => None,
                 Leaves::Plan(jobs, listed) => {
                     if listed.insert((shape(p), alpha)) {
-                        jobs.push(job);
+                        jobs.push(job());
                     }
                     None
                 }
                 Leaves::Search(solver, recorder, observe) => {
+                    let job = job();
                     let before = solver.nodes();
                     let bound = self.search(p, &job, solver, recorder)?;
                     observe(&job, bound, solver.nodes().wrapping_sub(before));
