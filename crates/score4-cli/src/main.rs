@@ -9,6 +9,7 @@
 mod bench;
 mod book;
 mod engine;
+mod journal;
 mod output;
 mod play;
 mod solve;

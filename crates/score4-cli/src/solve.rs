@@ -81,6 +81,8 @@ pub struct Args {
     board: crate::BoardArg,
     #[command(flatten)]
     book: crate::book::BookArg,
+    #[command(flatten)]
+    journal: crate::journal::JournalArg,
 }
 
 /// Solves every position asked for, one output line per input line, and
@@ -102,6 +104,10 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     };
     solver.set_threads(threads);
     if let Err(message) = args.book.apply(&mut solver) {
+        output::error(message);
+        return FAILED;
+    }
+    if let Err(message) = args.journal.apply(&mut solver) {
         output::error(message);
         return FAILED;
     }
@@ -155,6 +161,11 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
                 )
             })
     };
+    if let Some(message) = crate::journal::failure(&solver) {
+        // Every answer is right; only the journal stopped keeping them.
+        output::error(message);
+        status = FAILED;
+    }
     match written {
         Ok(()) => status,
         Err(stop) => stop.status(status),

@@ -103,6 +103,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
     threads: u16,
+    #[command(flatten)]
+    journal: crate::journal::JournalArg,
 }
 
 /// Runs the command and returns the exit status.
@@ -159,7 +161,8 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
                 "split: {} positions searched by this run",
                 solver.nodes()
             ));
-            Ok(Output::new().finish(&format!("{score}\n"), OK))
+            let printed = Output::new().finish(&format!("{score}\n"), OK);
+            crate::journal::failure(&solver).map_or(Ok(printed), Err)
         }
         Command::Plan {
             split,
@@ -204,7 +207,7 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
                     return Ok(stop.status(OK));
                 }
             }
-            Ok(OK)
+            crate::journal::failure(&solver).map_or(Ok(OK), Err)
         }
     }
 }
@@ -215,6 +218,7 @@ fn solver<const W: usize, const H: usize>(search: &SearchArgs) -> Result<Solver<
     let mut solver =
         Solver::<W, H>::try_with_table_mb(mb).map_err(|e| format!("--table-mb {mb}: {e}"))?;
     solver.set_threads(threads);
+    search.journal.apply(&mut solver)?;
     Ok(solver)
 }
 

@@ -39,6 +39,7 @@ pub mod bench;
 pub mod bitboard;
 pub mod board;
 pub mod book;
+mod checksum;
 pub mod classic;
 pub mod error;
 pub mod fixture;

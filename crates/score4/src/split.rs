@@ -301,11 +301,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// The checksum of a record's text: FNV-1a over the header and the
     /// text, so that a line of another split never passes either.
     fn check(&self, text: &str) -> u64 {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for byte in self.header().bytes().chain([b'\n']).chain(text.bytes()) {
-            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        hash
+        crate::checksum::fnv1a([self.header().as_bytes(), b"\n", text.as_bytes()])
     }
 
     /// The record line of a search's result.

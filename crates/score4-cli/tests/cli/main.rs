@@ -10,6 +10,7 @@ mod book;
 mod book_faults;
 mod docs_examples;
 mod faults;
+mod journal;
 mod play;
 mod protocol;
 mod serve;

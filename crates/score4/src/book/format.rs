@@ -279,12 +279,7 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
 /// FNV-1a over `head` then `records`: enough to catch a damaged or
 /// edited file (this is not a defence against forgery).
 fn checksum(head: &[u8], records: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in head.iter().chain(records) {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+    crate::checksum::fnv1a([head, records])
 }
 
 #[cfg(test)]

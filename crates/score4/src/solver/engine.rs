@@ -13,10 +13,12 @@
 //! they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::journal::{Journal, JournalError, JournalLoaded};
 use super::search::{Search, Tables};
 use super::table::{self, Table};
 use super::tuning::{self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY};
@@ -74,6 +76,8 @@ pub(super) trait AnyEngine: Send + Sync {
     fn touch_table(&mut self);
     fn clear_table(&mut self);
     fn stop_handle(&self) -> StopHandle;
+    fn keep_journal(&mut self, path: &Path, min_work: u64) -> Result<JournalLoaded, JournalError>;
+    fn journal_error(&self) -> Option<JournalError>;
     /// Answers `ask` about the position `p`; stoppable (by the handle or
     /// at the deadline) when `until` is given.
     fn ask(&mut self, p: Parts, ask: Ask, until: Option<Option<Instant>>)
@@ -140,6 +144,11 @@ pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool> {
     /// Whether the call under way is a stoppable one, whose searches the
     /// handle and the deadline stop.
     stoppable: bool,
+    /// Where the costliest searches' bounds are kept, if anywhere.
+    journal: Option<Journal>,
+    /// Whether the table holds every bound of the journal: not after a
+    /// clear.
+    journal_in_table: bool,
 }
 
 /// `a`'s first `W` entries and the rest `fill`.
@@ -198,10 +207,22 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Engine<W, 
         for near in self.near.iter_mut().chain(&mut self.own_near) {
             near.clear();
         }
+        self.journal_in_table = false;
     }
 
     fn stop_handle(&self) -> StopHandle {
         self.stop.clone()
+    }
+
+    fn keep_journal(&mut self, path: &Path, min_work: u64) -> Result<JournalLoaded, JournalError> {
+        let (journal, loaded) = Journal::open(path, W, H, min_work)?;
+        self.journal = Some(journal);
+        self.journal_in_table = false;
+        Ok(loaded)
+    }
+
+    fn journal_error(&self) -> Option<JournalError> {
+        self.journal.as_ref().and_then(Journal::error)
     }
 
     fn ask(
@@ -259,6 +280,8 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
             probes: Vec::with_capacity(MAX_PROBES),
             stop: StopHandle::default(),
             stoppable: false,
+            journal: None,
+            journal_in_table: false,
         })
     }
 
@@ -453,13 +476,30 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
                 far: &self.table,
                 near,
                 near_max_empty: OWN_NEAR_MAX_EMPTY,
+                journal: self.journal.as_ref(),
             },
             None => Tables {
                 far: &self.table,
                 near: self.near.as_ref().unwrap_or(&self.table),
                 near_max_empty: tuning::near_max_empty(W * H),
+                journal: self.journal.as_ref(),
             },
         }
+    }
+
+    /// Puts the journal's bounds into the table, unless they are there.
+    fn fill_from_journal(&mut self) {
+        if self.journal_in_table {
+            return;
+        }
+        if let Some(journal) = &self.journal {
+            let tables = self.tables(0);
+            journal.each(|key, kept| {
+                let table = tables.for_empty(Self::CELLS - kept.moves as i32);
+                table.put(key, kept.work, kept.lower, kept.upper, kept.best);
+            });
+        }
+        self.journal_in_table = true;
     }
 
     /// [`search`](Self::search) without the record.
@@ -469,6 +509,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped> {
+        self.fill_from_journal();
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
             let mut search =

@@ -22,6 +22,8 @@
 //! - `parallel`: threads searching one position together;
 //! - [`stats`]: where the positions go, counted by a measuring solver;
 //! - [`tuning`]: every tunable, with the reason for its value;
+//! - `journal`: the costliest searches' bounds kept on disk, so that a
+//!   killed solve goes on from close to where it stopped;
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
 //! - [`table`]: the transposition table.
@@ -41,6 +43,7 @@
 
 mod bounds;
 mod engine;
+mod journal;
 mod order;
 mod parallel;
 #[cfg(test)]
@@ -62,10 +65,11 @@ use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
 use engine::{AnyEngine, Ask, Found};
+pub use journal::{JournalError, JournalLoaded};
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{
-    default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, LARGE_BOARD_CELLS, LARGE_TABLE_MB,
-    NEAR_TABLE_MB,
+    default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,
+    LARGE_BOARD_CELLS, LARGE_TABLE_MB, NEAR_TABLE_MB,
 };
 pub use verdict::{Player, Verdict};
 
@@ -339,9 +343,50 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.engine.touch_table();
     }
 
-    /// Forgets every stored bound (cheap: no memory is rewritten).
+    /// Forgets every stored bound (cheap: no memory is rewritten), except
+    /// the journal's, which go back into the table before the next search.
     pub fn clear_table(&mut self) {
         self.engine.clear_table();
+    }
+
+    /// Keeps a journal at `path` (created if missing): every search of at
+    /// least `min_work` positions ([`JOURNAL_MIN_WORK`] is a good choice)
+    /// appends its proven bound to it, and every bound it holds already
+    /// goes into the table before the next search. A solve killed and
+    /// started again with the same journal goes on from close to where it
+    /// stopped, whatever it solves: the bounds are facts about positions
+    /// of this board. Lines damaged since they were written are skipped,
+    /// never trusted, and counted in what this returns; a file of another
+    /// board is an error.
+    ///
+    /// ```
+    /// use score4::{Position, Solver};
+    ///
+    /// let path = std::env::temp_dir().join(format!("doc-journal-{}", std::process::id()));
+    /// let p: Position<6, 5> = Position::new();
+    /// let mut first = Solver::<6, 5>::new();
+    /// first.keep_journal(&path, 10_000).unwrap();
+    /// let score = first.solve(&p);
+    /// // A new solver (another process, after a kill) starts from the journal.
+    /// let mut again = Solver::<6, 5>::new();
+    /// let loaded = again.keep_journal(&path, 10_000).unwrap();
+    /// assert!(loaded.bounds > 0 && loaded.damaged == 0);
+    /// assert_eq!(again.solve(&p), score);
+    /// assert!(again.nodes() < first.nodes() / 100);
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
+    pub fn keep_journal(
+        &mut self,
+        path: &std::path::Path,
+        min_work: u64,
+    ) -> Result<JournalLoaded, JournalError> {
+        self.engine.keep_journal(path, min_work)
+    }
+
+    /// The first write to the journal that failed, if any: the answers
+    /// stay right, but from then on the journal keeps nothing more.
+    pub fn journal_error(&self) -> Option<JournalError> {
+        self.engine.journal_error()
     }
 
     /// The score a win scores for the side to move when it wins with the

@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::bounds::static_bounds;
+use super::journal::{Journal, Kept};
 use super::order::ordered_moves;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
@@ -34,6 +35,20 @@ pub(super) struct Tables<'t> {
     pub(super) far: &'t Table,
     pub(super) near: &'t Table,
     pub(super) near_max_empty: i32,
+    /// Where the costliest bounds are also kept, if anywhere.
+    pub(super) journal: Option<&'t Journal>,
+}
+
+impl<'t> Tables<'t> {
+    /// The table for positions with `empty` empty cells.
+    #[inline(always)]
+    pub(super) fn for_empty(&self, empty: i32) -> &'t Table {
+        if empty <= self.near_max_empty {
+            self.near
+        } else {
+            self.far
+        }
+    }
 }
 
 /// Where threads searching together meet, besides the tables.
@@ -91,6 +106,9 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
     aborted: bool,
     /// What threads searching together share besides the tables.
     pub(super) shared: Option<Shared<'t>>,
+    /// Searches of at least this many positions go to the journal
+    /// (never, without one).
+    keep_from: u64,
 }
 
 impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STATS> {
@@ -103,17 +121,14 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             stop,
             aborted: false,
             shared: None,
+            keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
         }
     }
 
     /// The table for positions with `moves` moves played.
     #[inline(always)]
     fn table(&self, moves: i32) -> &'t Table {
-        if Self::CELLS - moves <= self.tables.near_max_empty {
-            self.tables.near
-        } else {
-            self.tables.far
-        }
+        self.tables.for_empty(Self::CELLS - moves)
     }
 
     /// Whether the search ran to its end rather than giving up.
@@ -286,14 +301,35 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             return 0;
         }
         let best = Some(unmirror(col));
-        if score >= beta {
-            self.table(n).put(key, work, score, max, best);
+        let (lower, upper) = if score >= beta {
+            (score, max)
         } else if score > alpha {
-            self.table(n).put(key, work, score, score, best);
+            (score, score)
         } else {
-            self.table(n).put(key, work, min, score, best);
+            (min, score)
+        };
+        self.table(n).put(key, work, lower, upper, best);
+        if work >= self.keep_from {
+            self.keep(key, n, lower, upper, best, work);
         }
         score
+    }
+
+    /// Appends a costly search's bound to the journal: rare, so kept out
+    /// of the search's own code.
+    #[cold]
+    #[inline(never)]
+    fn keep(&self, key: u64, n: i32, lower: i32, upper: i32, best: Option<usize>, work: u64) {
+        if let Some(journal) = self.tables.journal {
+            let kept = Kept {
+                moves: n as u32,
+                lower,
+                upper,
+                best,
+                work,
+            };
+            journal.keep(key, kept);
+        }
     }
 
     /// The moves of `p` (`candidates`, at least two cells) searched within

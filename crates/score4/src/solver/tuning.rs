@@ -190,6 +190,13 @@ pub const fn default_table_mb(threads: usize, cells: usize) -> usize {
     }
 }
 
+/// A search of at least this many positions keeps its bound in the
+/// journal, when there is one ([`Solver::keep_journal`](super::Solver::keep_journal)):
+/// at tens of millions of positions a second, a killed solve redoes at
+/// most a fraction of a second for each subtree it had not finished,
+/// while a solve of hours writes a few lines a second at most.
+pub const JOURNAL_MIN_WORK: u64 = 1 << 22;
+
 #[cfg(test)]
 mod tests {
     use super::*;

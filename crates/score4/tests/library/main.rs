@@ -8,6 +8,7 @@
 mod board_sizes;
 mod book;
 mod book_crash;
+mod journal;
 mod model;
 mod oracle;
 mod parsers;

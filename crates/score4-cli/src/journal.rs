@@ -1,0 +1,54 @@
+//! `--journal`: the option of every command that can run long searches.
+
+use std::path::PathBuf;
+
+use score4::solver::JOURNAL_MIN_WORK;
+use score4::Solver;
+
+use crate::output;
+
+/// Where a long solve keeps what it has proven, to go on after a stop.
+#[derive(clap::Args)]
+pub struct JournalArg {
+    /// Keep the bound of every search of at least --journal-min-work
+    /// positions in FILE as it is found, and start from every bound FILE
+    /// holds already: killed and run again with the same FILE, a solve
+    /// goes on from close to where it stopped. One FILE per board; any
+    /// positions of that board may share it.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
+    /// The fewest positions a search must take to be kept in the journal.
+    #[arg(long, value_name = "N", default_value_t = JOURNAL_MIN_WORK, requires = "journal",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    journal_min_work: u64,
+}
+
+impl JournalArg {
+    /// Opens the journal for `solver`, saying on stderr what it held.
+    pub fn apply<const W: usize, const H: usize>(
+        &self,
+        solver: &mut Solver<W, H>,
+    ) -> Result<(), String> {
+        let Some(path) = &self.journal else {
+            return Ok(());
+        };
+        let loaded = solver
+            .keep_journal(path, self.journal_min_work)
+            .map_err(|e| format!("--journal {e}"))?;
+        if loaded.bounds > 0 || loaded.damaged > 0 {
+            output::note(format_args!(
+                "journal: {}: {} bounds of {} positions read, {} damaged lines skipped",
+                score4::book::file::quoted(path),
+                loaded.bounds,
+                loaded.positions,
+                loaded.damaged
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The journal's first failed write, as an error line, if any.
+pub fn failure<const W: usize, const H: usize>(solver: &Solver<W, H>) -> Option<String> {
+    solver.journal_error().map(|e| format!("--journal {e}"))
+}

@@ -1,0 +1,149 @@
+//! The solver's journal: solves stopped part way and started again by new
+//! solvers from the journal give the plain solver's scores, bounds kept
+//! from one root serve every other, and damaged lines are never trusted.
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use score4::solver::{JournalError, JournalLoaded};
+use score4::{Position, Solver, Stopped};
+use score4_testkit::positions::random_position;
+use score4_testkit::Rng;
+
+/// A solver keeping the journal at `path` (searches of at least 2,000
+/// positions), and what it read from it.
+fn with_journal<const W: usize, const H: usize>(path: &Path) -> (Solver<W, H>, JournalLoaded) {
+    let mut solver = Solver::<W, H>::with_table_mb(4);
+    let loaded = solver.keep_journal(path, 2_000).unwrap();
+    (solver, loaded)
+}
+
+/// Random positions of the `W` x `H` board, 4 to 11 moves in, with the
+/// plain solver's scores.
+fn sample<const W: usize, const H: usize>(seed: u64, n: usize) -> Vec<(Position<W, H>, i32)> {
+    let mut rng = Rng::new(seed);
+    let mut plain = Solver::<W, H>::with_table_mb(4);
+    (0..n)
+        .map(|_| {
+            let len = 4 + rng.below(8) as u32;
+            let p = random_position::<W, H>(&mut rng, len);
+            plain.clear_table();
+            (p, plain.solve(&p))
+        })
+        .collect()
+}
+
+/// Each position is solved by a new solver (a new process, after a kill)
+/// from the journal, stopped at a deadline that doubles from 1 ms until a
+/// solve finishes: the score is the plain one, and the journal only grows.
+#[test]
+fn solves_stopped_and_started_again_give_the_plain_scores() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    let mut stops = 0;
+    let mut last = 0;
+    for (i, (p, score)) in sample::<7, 5>(0x10_0A1, 24).into_iter().enumerate() {
+        let mut wait = Duration::from_millis(1);
+        let found = loop {
+            let (mut solver, loaded) = with_journal::<7, 5>(&path);
+            assert_eq!(loaded.damaged, 0);
+            assert!(
+                loaded.bounds >= last,
+                "bounds lost: {} after {last}",
+                loaded.bounds
+            );
+            last = loaded.bounds;
+            // Two threads for every third position: helpers keep bounds too.
+            solver.set_threads(1 + usize::from(i % 3 == 0));
+            match solver.solve_until(&p, Some(Instant::now() + wait)) {
+                Ok(found) => break found,
+                Err(Stopped) => {
+                    stops += 1;
+                    wait *= 2;
+                }
+            }
+        };
+        assert_eq!(found, score, "{p:?}");
+    }
+    assert!(stops > 10, "only {stops} solves were stopped");
+    assert!(last > 100, "only {last} bounds kept");
+}
+
+/// Bounds kept while solving some positions are sound for every other: a
+/// new solver from the journal solves every position again with the plain
+/// scores, and far more cheaply.
+#[test]
+fn kept_bounds_serve_every_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    let positions = sample::<6, 5>(0x10_0A2, 60);
+    let (mut first, _) = with_journal::<6, 5>(&path);
+    first.reset_nodes();
+    for (p, score) in &positions {
+        assert_eq!(first.solve(p), *score);
+    }
+    let cold = first.nodes();
+    let (mut again, loaded) = with_journal::<6, 5>(&path);
+    assert!(loaded.bounds > 0 && loaded.damaged == 0, "{loaded:?}");
+    // In the other order, so that no root comes where it came before.
+    for (p, score) in positions.iter().rev() {
+        assert_eq!(again.solve(p), *score, "{p:?}");
+        // A cleared table gets the journal's bounds back.
+        again.clear_table();
+    }
+    assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
+}
+
+/// Lines cut short, edited or not text are counted and skipped, the
+/// rest still used; a journal of another board is refused.
+#[test]
+fn damaged_lines_are_skipped_and_other_boards_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    let empty = Position::<6, 5>::new();
+    let (mut solver, _) = with_journal::<6, 5>(&path);
+    let score = solver.solve(&empty);
+    drop(solver);
+    let text = fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() > 20, "{} lines", lines.len());
+    let mut damaged = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let line = match i {
+            // A bound made one wider, or narrower: the checksum fails.
+            3 => line.replacen(" -", " -1", 1),
+            4 => line.replacen(' ', "  ", 1),
+            // Not UTF-8.
+            5 => format!("{line}\u{fffd}"),
+            _ => line.to_string(),
+        };
+        damaged.push_str(&line);
+        damaged.push('\n');
+    }
+    let mut bytes = damaged.into_bytes();
+    bytes.extend_from_slice(&[0xff, 0xfe, b'\n']);
+    // The last line cut short, as by a crash of the machine.
+    let cut = lines[10];
+    bytes.extend_from_slice(&cut.as_bytes()[..cut.len() - 3]);
+    fs::write(&path, &bytes).unwrap();
+    let (mut solver, loaded) = with_journal::<6, 5>(&path);
+    assert_eq!(loaded.damaged, 5, "{loaded:?}");
+    assert_eq!(loaded.bounds, lines.len() - 1 - 3);
+    assert_eq!(solver.solve(&empty), score);
+    // The cut line was ended: what is written next is whole and read back.
+    let (_, reread) = with_journal::<6, 5>(&path);
+    assert_eq!(reread.damaged, 5);
+    assert!(reread.bounds >= loaded.bounds);
+
+    let mut other = Solver::<5, 6>::with_table_mb(4);
+    match other.keep_journal(&path, 2_000) {
+        Err(JournalError::OtherBoard {
+            width: 5,
+            height: 6,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!(other.keep_journal(dir.path(), 2_000).is_err());
+}
