@@ -296,6 +296,8 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         } else {
             Vec::new()
         };
+        // The new near tables lack the journal's bounds.
+        self.journal_in_table = false;
     }
 
     /// The book built into the library for this board, if there is one
