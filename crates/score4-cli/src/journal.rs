@@ -17,9 +17,11 @@ pub struct JournalArg {
     /// positions of that board may share it.
     #[arg(long, value_name = "FILE")]
     journal: Option<PathBuf>,
-    /// The fewest positions a search must take to be kept in the journal.
+    /// The fewest positions a search must take to be kept in the journal:
+    /// at least 1000, since a journal that keeps every small search grows
+    /// by gigabytes a minute.
     #[arg(long, value_name = "N", default_value_t = JOURNAL_MIN_WORK, requires = "journal",
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1000..))]
     journal_min_work: u64,
 }
 

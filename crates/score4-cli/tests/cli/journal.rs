@@ -115,7 +115,7 @@ fn bad_journals_are_one_line_and_status_2() {
     let o = other.to_str().unwrap();
     let n = not_one.to_str().unwrap();
     let records = dir.path().join("records").to_str().unwrap().to_string();
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (
             &["solve", "--board", "5x6", "--journal", o, ""],
             "not a journal of the 5x6 board",
@@ -139,7 +139,14 @@ fn bad_journals_are_one_line_and_status_2() {
             ],
             "not a journal of the 7x6 board",
         ),
-        (&["solve", "--journal-min-work", "5", "4453"], "--journal"),
+        (
+            &["solve", "--journal-min-work", "5000", "4453"],
+            "--journal",
+        ),
+        (
+            &["solve", "--journal", o, "--journal-min-work", "5", "4453"],
+            "--journal-min-work",
+        ),
     ];
     for (args, says) in cases {
         let out = score4(args);
