@@ -3,12 +3,9 @@
 //! again after it searches next to nothing; bad journals are one line and
 //! a failed status.
 
-use std::fs;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-use crate::common::{score4, text};
+use crate::common::{killed_until_done, score4, text};
 use score4::rng::Rng;
+use std::fs;
 
 fn ok(o: &std::process::Output) -> String {
     assert!(o.status.success(), "{}", text(&o.stderr));
@@ -49,36 +46,15 @@ fn a_solve_killed_at_random_moments_finishes_with_the_plain_score() {
         "",
     ];
     let mut rng = Rng::new(0x5EED_0031);
-    let mut kills = 0;
     let mut last = 0;
-    // Killed up to eight times, at 30 to 250 ms; then left to finish (the
-    // whole solve takes about a second, so the first two runs are killed).
-    let line = loop {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_score4"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        if kills < 8 {
-            let wait = Duration::from_millis(30 + rng.below(220));
-            let start = Instant::now();
-            while start.elapsed() < wait && child.try_wait().unwrap().is_none() {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            if child.try_wait().unwrap().is_none() {
-                // SIGKILL: nothing of the process runs after it.
-                child.kill().unwrap();
-                child.wait().unwrap();
-                kills += 1;
-                let now = bounds(&journal);
-                assert!(now >= last, "bounds lost: {now} after {last}");
-                last = now;
-                continue;
-            }
-        }
-        break ok(&child.wait_with_output().unwrap());
-    };
+    // Killed up to eight times; then left to finish (the whole solve takes
+    // about a second, so the first two runs are killed).
+    let (finished, kills) = killed_until_done(&args, &mut rng, 8, || {
+        let now = bounds(&journal);
+        assert!(now >= last, "bounds lost: {now} after {last}");
+        last = now;
+    });
+    let line = ok(&finished);
     assert!(kills >= 2, "the solve was killed only {kills} times");
     assert_eq!(score_and_positions(&line).0, expected);
     // Run once more: the journal holds the root's bounds, so the solve

@@ -4,10 +4,8 @@
 
 use std::collections::HashSet;
 use std::fs;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
-use crate::common::{score4, text};
+use crate::common::{killed_until_done, score4, text};
 use score4::rng::Rng;
 
 fn ok(o: &std::process::Output) -> String {
@@ -66,37 +64,15 @@ fn a_solve_killed_at_random_moments_finishes_with_the_direct_score() {
     let file = dir.path().join("records");
     let args = empty_board_split(board, "3", file.to_str().unwrap(), &[]);
     let mut rng = Rng::new(0x5EED_0030);
-    let mut kills = 0;
     let mut last = 0;
-    // Killed up to eight times, at 30 to 250 ms; then left to finish (the
-    // whole solve takes about a second, so the first two runs are killed).
-    let score = loop {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_score4"))
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        if kills < 8 {
-            let wait = Duration::from_millis(30 + rng.below(220));
-            let start = Instant::now();
-            while start.elapsed() < wait && child.try_wait().unwrap().is_none() {
-                std::thread::sleep(Duration::from_millis(2));
-            }
-            if child.try_wait().unwrap().is_none() {
-                // SIGKILL: nothing of the process runs after it.
-                child.kill().unwrap();
-                child.wait().unwrap();
-                kills += 1;
-                let (now, _) = records(&file);
-                assert!(now >= last, "records lost: {now} after {last}");
-                last = now;
-                continue;
-            }
-        }
-        let o = child.wait_with_output().unwrap();
-        break ok(&o).trim().to_string();
-    };
+    // Killed up to eight times; then left to finish (the whole solve takes
+    // about a second, so the first two runs are killed).
+    let (finished, kills) = killed_until_done(&args, &mut rng, 8, || {
+        let (now, _) = records(&file);
+        assert!(now >= last, "records lost: {now} after {last}");
+        last = now;
+    });
+    let score = ok(&finished).trim().to_string();
     assert_eq!(score, expected);
     assert!(kills >= 2, "the solve was killed only {kills} times");
     // Every search recorded before a kill was read back, not made again.
