@@ -322,3 +322,64 @@ fn probes_account_for_every_solve() {
         );
     }
 }
+
+/// The position `p` with the disc on `cell` given to the other side, if
+/// no side has four in a line then.
+fn flipped<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    cell: score4::Bitboard,
+) -> Option<Position<W, H>> {
+    let (mut mine, mut theirs) = (p.current(), p.opponent());
+    if (mine & cell).any() {
+        mine &= !cell;
+        theirs |= cell;
+    } else {
+        theirs &= !cell;
+        mine |= cell;
+    }
+    let q = Position::from_sides(mine, theirs)?;
+    let four = |d: score4::Bitboard| score4::Geometry::<W, H>::has_four(d);
+    (!four(mine) && !four(theirs)).then_some(q)
+}
+
+/// Random late positions of one board, each dead disc of each given to the
+/// other side: the unpruned negamax scores both alike, and the solver
+/// (which on large boards shares one table entry between them) gives that
+/// score for both. Returns how many flips were checked.
+fn dead_discs_do_not_matter<const W: usize, const H: usize>(seed: u64, positions: usize) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut solver = Solver::<W, H>::with_table_mb(4);
+    let mut checked = 0;
+    for _ in 0..positions {
+        let len = (W * H) as u32 - 6 - rng.below(7) as u32;
+        let p = random_position::<W, H>(&mut rng, len);
+        let dead = score4::Geometry::<W, H>::dead_discs(p.current(), p.opponent());
+        let mut reference = Reference::remembering();
+        let expected = reference.score(&p);
+        assert_eq!(solver.solve(&p), expected);
+        for cell in dead.iter() {
+            let Some(q) = flipped(&p, cell) else { continue };
+            assert_eq!(reference.score(&q), expected, "{p}and\n{q}");
+            assert_eq!(solver.solve(&q), expected, "{p}and\n{q}");
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn dead_discs_change_no_score() {
+    // Small boards (which keep plain keys) and large ones (which share
+    // entries across dead discs), so that both key kinds are checked.
+    let checked = [
+        dead_discs_do_not_matter::<5, 4>(0xDEAD_0001, 300),
+        dead_discs_do_not_matter::<6, 4>(0xDEAD_0002, 300),
+        dead_discs_do_not_matter::<7, 6>(0xDEAD_0003, 100),
+        dead_discs_do_not_matter::<6, 8>(0xDEAD_0004, 100),
+        dead_discs_do_not_matter::<8, 7>(0xDEAD_0005, 100),
+    ];
+    assert!(
+        checked.iter().all(|&n| n >= 20),
+        "too few dead discs: {checked:?}"
+    );
+}
