@@ -373,52 +373,6 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
         Bitboard(r & Self::BOARD.0)
     }
 
-    /// Discs (of `x` or `o`, the two sides) that no longer matter: no
-    /// four can ever pass through one, for either side, whichever side's
-    /// it is. Such a disc lies on no line of four with two or more empty
-    /// cells, and each line through it with one empty cell holds discs of
-    /// both sides among its other three cells; full lines hold no four
-    /// while the game goes on. Positions that differ only in the colour
-    /// of dead discs have the same future and the same score. A disc,
-    /// once dead, stays dead as the game goes on.
-    #[inline(always)]
-    pub fn dead_discs(x: Bitboard, o: Bitboard) -> Bitboard {
-        // The four directions side by side, one lane each: the compiler
-        // makes the loop a few vector instructions (shifts by a different
-        // amount in each lane), where one direction after the other cost
-        // several times as many.
-        let step: [u32; 4] = [1, H as u32 + 1, H as u32, H as u32 + 2];
-        let board = Self::BOARD.0;
-        // By the first cell of each line of four that lies on the board.
-        let lines = step.map(|k| board & (board >> k) & (board >> (2 * k)) & (board >> (3 * k)));
-        let (x, o) = (x.0, o.0);
-        let e = board & !(x | o);
-        let mut live_x = [0u64; 4];
-        let mut live_o = [0u64; 4];
-        for i in 0..4 {
-            let k = step[i];
-            let (e1, e2, e3) = (e >> k, e >> (2 * k), e >> (3 * k));
-            let (x1, x2, x3) = (x >> k, x >> (2 * k), x >> (3 * k));
-            let open = lines[i] & (e | e1 | e2 | e3);
-            let one_empty = (e ^ e1 ^ e2 ^ e3) & !(e & e1) & !(e2 & e3);
-            // How many of the line's cells are `x`'s, from two half adders.
-            let (xa, xb) = (x ^ x1, x & x1);
-            let (xc, xd) = (x2 ^ x3, x2 & x3);
-            let x_two = ((xa & xc) | xb | xd) & !((xb & (xc | xd)) | (xd & (xa | xb)));
-            let x_one = (xa ^ xc) & !xb & !xd;
-            // With one cell empty, two of `x` and one of `o` keep the line
-            // from both sides whichever side's one of the `x` discs is;
-            // one of `x` and two of `o` the same for the `o` discs.
-            let keeps_x = open & !(one_empty & x_two);
-            let keeps_o = open & !(one_empty & x_one);
-            live_x[i] = keeps_x | (keeps_x << k) | (keeps_x << (2 * k)) | (keeps_x << (3 * k));
-            live_o[i] = keeps_o | (keeps_o << k) | (keeps_o << (2 * k)) | (keeps_o << (3 * k));
-        }
-        let live_x = live_x[0] | live_x[1] | live_x[2] | live_x[3];
-        let live_o = live_o[0] | live_o[1] | live_o[2] | live_o[3];
-        Bitboard((x & !live_x) | (o & !live_o))
-    }
-
     /// The board reflected left to right.
     #[inline]
     pub const fn mirror(b: Bitboard) -> Bitboard {

@@ -142,22 +142,15 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     }
 
     /// The table key of `p`, shared with its mirror image early in the
-    /// game and, on the large boards, with the positions that differ only
-    /// in the colour of dead discs; and whether the key is the mirror's
-    /// (so moves stored under it are mirrored).
+    /// game, and whether the key is the mirror's (so moves stored under it
+    /// are mirrored).
     #[inline(always)]
     fn key(p: &Position<W, H>) -> (u64, bool) {
-        let key = if tuning::dead_discs_in_keys(Self::CELLS as u32) {
-            // Dead discs count as the side to move's, whoever's they are.
-            let dead = Geometry::<W, H>::dead_discs(p.current(), p.opponent());
-            (p.current() | dead).bits() + p.occupied().bits()
-        } else {
-            p.key()
-        };
+        let key = p.key();
         if p.moves_played() >= tuning::mirror_below_moves(Self::CELLS as u32) {
             return (key, false);
         }
-        let mirrored = Geometry::<W, H>::mirror(Bitboard(key)).bits();
+        let mirrored = p.mirror_key();
         if mirrored < key {
             (mirrored, true)
         } else {
@@ -168,16 +161,16 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// The table keys of the positions after each candidate move, by
     /// column, each already on its way to the cache.
     #[inline(always)]
-    fn child_keys(&self, p: &Position<W, H>, candidates: Bitboard) -> [(u64, bool); W] {
-        let mut keys = [(0u64, false); W];
+    fn child_keys(&self, p: &Position<W, H>, candidates: Bitboard) -> [u64; W] {
+        let mut keys = [0u64; W];
         let table = self.table(p.moves_played() as i32 + 1);
         for (col, key) in keys.iter_mut().enumerate() {
             let cell = candidates & Geometry::<W, H>::column(col);
             if cell.any() {
                 let mut child = *p;
                 child.play_cell(cell);
-                *key = Self::key(&child);
-                table.prefetch(key.0);
+                *key = Self::key(&child).0;
+                table.prefetch(*key);
             }
         }
         keys
@@ -202,7 +195,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         p: &Position<W, H>,
         mut alpha: i32,
         mut beta: i32,
-        known_key: Option<(u64, bool)>,
+        known_key: Option<u64>,
         threats: Bitboard,
     ) -> i32 {
         debug_assert!(alpha < beta);
@@ -252,8 +245,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             child.play_cell(candidates);
             // The child needs its entry soon: start fetching it now.
             let key = (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| {
-                let key = Self::key(&child);
-                self.table(n + 1).prefetch(key.0);
+                let key = Self::key(&child).0;
+                self.table(n + 1).prefetch(key);
                 key
             });
             let child_threats = child.opponent_winning_cells();
@@ -273,9 +266,9 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         let child_keys =
             (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| self.child_keys(p, candidates));
         let (key, mirrored) = match known_key {
-            Some(known) => {
-                debug_assert_eq!(known, Self::key(p));
-                known
+            Some(key) => {
+                debug_assert_eq!(key, Self::key(p).0);
+                (key, key != p.key())
             }
             None => Self::key(p),
         };
@@ -349,7 +342,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         p: &Position<W, H>,
         candidates: Candidates,
         hint: Option<usize>,
-        child_keys: Option<&[(u64, bool); W]>,
+        child_keys: Option<&[u64; W]>,
         mut alpha: i32,
         beta: i32,
     ) -> (i32, usize) {
@@ -385,7 +378,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                         break;
                     }
                     let col = Geometry::<W, H>::column_of(cell);
-                    if let Some(known) = self.table(n + 1).get(keys[col].0) {
+                    if let Some(known) = self.table(n + 1).get(keys[col]) {
                         at_most[col] = -known.lower;
                         let at_least = -known.upper;
                         if at_least >= beta {
@@ -422,7 +415,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                 break;
             }
             if let Some((shared, keys)) = shared {
-                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)].0) {
+                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)]) {
                     put_off |= cell;
                     continue;
                 }
@@ -464,7 +457,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         &mut self,
         p: &Position<W, H>,
         cell: Bitboard,
-        known: (Option<(u64, bool)>, Bitboard, i32),
+        known: (Option<u64>, Bitboard, i32),
         alpha: &mut i32,
         beta: i32,
         best: &mut (i32, usize),

@@ -151,17 +151,6 @@ pub(super) const fn put_off_below_moves(cells: u32) -> u32 {
     cells / 2
 }
 
-/// Whether the table keys of a board with `cells` cells count dead discs
-/// (see [`Geometry::dead_discs`](crate::Geometry::dead_discs)) as the side
-/// to move's, so that positions differing only there share an entry. It
-/// spares many positions on every board, but finding the dead discs of
-/// every child costs more than that saves on the boards up to 7x6; on the
-/// large boards ([`LARGE_BOARD_CELLS`]) it pays (figures in
-/// `docs/experiments.md`).
-pub(super) const fn dead_discs_in_keys(cells: u32) -> bool {
-    cells as usize > LARGE_BOARD_CELLS
-}
-
 /// With more empty cells than this, children are looked up in the table
 /// before any is searched (enhanced transposition cut-off). Their entries
 /// are already on their way to the cache for the search itself, so the

@@ -97,49 +97,6 @@ impl<const W: usize, const H: usize> Naive<W, H> {
         cells
     }
 
-    /// Discs no four can ever pass through, whichever side's they are:
-    /// every line of four through the disc with an empty cell has exactly
-    /// one, and discs of both sides among its other cells.
-    fn dead_discs(&self) -> Bitboard {
-        let mut dead = Bitboard::EMPTY;
-        for c in 0..W as isize {
-            for r in 0..H as isize {
-                if self.grid[c as usize][r as usize] == 0 {
-                    continue;
-                }
-                let mut alive = false;
-                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
-                    // The four lines of this direction through (c, r).
-                    for back in 0..4 {
-                        let line: Vec<(isize, isize)> = (0..4)
-                            .map(|k| (c + (k - back) * dc, r + (k - back) * dr))
-                            .collect();
-                        let on_board = |&(x, y): &(isize, isize)| {
-                            x >= 0 && y >= 0 && (x as usize) < W && (y as usize) < H
-                        };
-                        if !line.iter().all(on_board) {
-                            continue;
-                        }
-                        let others: Vec<u8> = line
-                            .iter()
-                            .filter(|&&cell| cell != (c, r))
-                            .map(|&(x, y)| self.grid[x as usize][y as usize])
-                            .collect();
-                        let empty = others.iter().filter(|&&v| v == 0).count();
-                        let both = others.contains(&1) && others.contains(&2);
-                        if empty >= 2 || (empty == 1 && !both) {
-                            alive = true;
-                        }
-                    }
-                }
-                if !alive {
-                    dead |= Geometry::<W, H>::cell(c as usize, r as usize);
-                }
-            }
-        }
-        dead
-    }
-
     fn mirror(&self) -> Self {
         let mut m = self.clone();
         m.grid.reverse();
@@ -193,11 +150,6 @@ fn agree<const W: usize, const H: usize>(p: &Position<W, H>, n: &Naive<W, H>) {
     assert_eq!(m.current(), nm.cells_of(me));
     assert_eq!(m.opponent(), nm.cells_of(them));
     assert_eq!(p.mirror_key(), m.key());
-    assert_eq!(
-        Geometry::<W, H>::dead_discs(p.current(), p.opponent()),
-        n.dead_discs(),
-        "dead discs of\n{p}"
-    );
 }
 
 /// Plays one random game, checking the model after every move, and records
@@ -283,52 +235,4 @@ fn display_matches_model_rendering() {
     }
     expected += "--------------------\n 1  2  3  4  5  6  7 \n";
     assert_eq!(p.to_string(), expected);
-}
-
-/// Plays random moves that do not win, to the end of the board or of the
-/// moves that do not win, checking the dead discs against the model after
-/// each: random games that stop at the first four rarely get late enough
-/// for many discs to die. Returns how many dead discs were seen.
-fn dead_discs_late_in_games<const W: usize, const H: usize>(seed: u64, games: usize) -> u32 {
-    let mut rng = score4_testkit::Rng::new(seed);
-    let mut seen = 0;
-    for _ in 0..games {
-        let mut p = Position::<W, H>::new();
-        let mut n = Naive::<W, H>::new();
-        loop {
-            let open: Vec<usize> = p
-                .playable_columns()
-                .filter(|&c| !p.is_winning_move(c))
-                .collect();
-            if open.is_empty() {
-                break;
-            }
-            let col = open[rng.below(open.len() as u64) as usize];
-            p.play(col);
-            n.play(col);
-            let dead = n.dead_discs();
-            assert_eq!(
-                Geometry::<W, H>::dead_discs(p.current(), p.opponent()),
-                dead,
-                "\n{p}"
-            );
-            seen += dead.count();
-        }
-    }
-    seen
-}
-
-#[test]
-fn dead_discs_agree_with_model_late_in_games() {
-    let seen = [
-        dead_discs_late_in_games::<7, 6>(1, 200),
-        dead_discs_late_in_games::<4, 4>(2, 200),
-        dead_discs_late_in_games::<9, 6>(3, 100),
-        dead_discs_late_in_games::<4, 15>(4, 100),
-        dead_discs_late_in_games::<8, 7>(5, 100),
-    ];
-    assert!(
-        seen.iter().all(|&n| n > 100),
-        "too few dead discs: {seen:?}"
-    );
 }
