@@ -8,12 +8,16 @@
 //! the subtree it is already in mostly repeats it, while the next move is
 //! work of its own where every move must be searched, and costs little
 //! where the first move cuts off (the helper then finds the first move's
-//! bound in the table when it comes back to it). All threads order moves
-//! alike, so that helpers do meet the main search.
+//! bound in the table when it comes back to it). On the large boards the
+//! main search puts off the helpers' moves as well, except a position's
+//! first move: there the threads otherwise meet in the same subtrees
+//! often enough to matter (`tuning::mutual_put_off`). All threads order
+//! moves alike, so that they do meet.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use super::search::{Search, Shared, Tables};
+use super::tuning;
 use crate::position::Position;
 
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
@@ -29,10 +33,14 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
     beta: i32,
     stop: &AtomicBool,
 ) -> Outcome {
-    let busy: Vec<AtomicU64> = (0..=W * H).map(|_| AtomicU64::new(0)).collect();
+    let threads = tables.len();
+    let busy: Vec<AtomicU64> = (0..(W * H + 1) * threads)
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    let mutual = tuning::mutual_put_off((W * H) as u32);
     let run = |thread: usize| {
         let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));
-        search.shared = Some(Shared::new(&busy, thread > 0));
+        search.shared = Some(Shared::new(&busy, thread, threads, mutual));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.
         stop.store(true, Ordering::Relaxed);

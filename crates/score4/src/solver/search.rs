@@ -54,33 +54,51 @@ impl<'t> Tables<'t> {
 /// Where threads searching together meet, besides the tables.
 #[derive(Clone, Copy)]
 pub(super) struct Shared<'t> {
-    /// By moves played: the key of the position the main search is
-    /// searching at that depth (0 where it has not been yet).
+    /// By moves played, then by thread: the key of the position each
+    /// thread is searching at that depth (0 where it has not been yet).
     busy: &'t [AtomicU64],
-    /// Whether this search is a helper, which puts off the main search's
-    /// positions, rather than the main search, which announces them.
-    helper: bool,
+    /// This thread's place among the threads (0: the main search).
+    thread: usize,
+    threads: usize,
+    /// Whether every thread puts off the others' positions (the main
+    /// search not a position's first move), rather than helpers alone
+    /// putting off the main search's.
+    mutual: bool,
 }
 
 impl<'t> Shared<'t> {
-    /// Where the main search (`helper` false) or a helper meets the
-    /// others: `busy` has a slot for every number of moves played.
-    pub(super) fn new(busy: &'t [AtomicU64], helper: bool) -> Self {
-        Shared { busy, helper }
+    /// Where thread `thread` of `threads` meets the others: `busy` has a
+    /// slot for every number of moves played and every thread.
+    pub(super) fn new(busy: &'t [AtomicU64], thread: usize, threads: usize, mutual: bool) -> Self {
+        Shared {
+            busy,
+            thread,
+            threads,
+            mutual,
+        }
     }
 
     /// Whether to put off the move to the child with `key` of a position
-    /// with `n` moves played: whether the main search is in that child. The
-    /// main search never does: it announces the child instead.
+    /// with `n` moves played (`first`: the position's first move): whether
+    /// another thread that this one gives way to is in that child. If not,
+    /// this thread announces the child as its own.
     #[inline(always)]
-    pub(super) fn puts_off(&self, n: i32, key: u64) -> bool {
-        let busy = &self.busy[n as usize + 1];
-        if !self.helper {
-            busy.store(key, Ordering::Relaxed);
-            false
+    pub(super) fn puts_off(&self, n: i32, key: u64, first: bool) -> bool {
+        let at = (n as usize + 1) * self.threads;
+        let row = &self.busy[at..at + self.threads];
+        let taken = if self.mutual {
+            !(self.thread == 0 && first)
+                && row
+                    .iter()
+                    .enumerate()
+                    .any(|(t, b)| t != self.thread && b.load(Ordering::Relaxed) == key)
         } else {
-            busy.load(Ordering::Relaxed) == key
+            self.thread > 0 && row[0].load(Ordering::Relaxed) == key
+        };
+        if !taken && (self.mutual || self.thread == 0) {
+            row[self.thread].store(key, Ordering::Relaxed);
         }
+        taken
     }
 }
 
@@ -415,7 +433,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                 break;
             }
             if let Some((shared, keys)) = shared {
-                if shared.puts_off(n, keys[Geometry::<W, H>::column_of(cell)]) {
+                let key = keys[Geometry::<W, H>::column_of(cell)];
+                if shared.puts_off(n, key, cell == moves[0].0) {
                     put_off |= cell;
                     continue;
                 }

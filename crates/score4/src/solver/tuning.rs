@@ -144,7 +144,16 @@ pub(super) const fn threads_below_moves(cells: u32) -> u32 {
     cells / 2
 }
 
-/// Helper threads put off the main search's moves (search them last) only
+/// Whether every thread searching with others puts off the positions the
+/// others are in (the main search not a position's first move, which it
+/// ranked first for a reason), rather than helpers alone putting off the
+/// main search's. On the large boards ([`LARGE_BOARD_CELLS`]) the threads
+/// then overlap less (figures in `docs/experiments.md`).
+pub(super) const fn mutual_put_off(cells: u32) -> bool {
+    cells as usize > LARGE_BOARD_CELLS
+}
+
+/// Threads put off each other's moves (search them last) only
 /// in positions with fewer moves played than this: deeper, the subtrees
 /// are too small to repay the announcing. Half the board.
 pub(super) const fn put_off_below_moves(cells: u32) -> u32 {

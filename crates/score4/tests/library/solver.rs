@@ -150,6 +150,41 @@ fn threads_agree_with_the_labels() {
     }
 }
 
+/// Two threads give one thread's scores on the boards of more than 42
+/// cells, where every thread puts off the positions the others are in:
+/// random positions early enough that the threads search them together.
+#[test]
+fn threads_agree_with_one_thread_on_large_boards() {
+    fn check<const W: usize, const H: usize>(seed: u64, count: usize) {
+        let mut rng = Rng::new(seed);
+        let mut one = Solver::<W, H>::with_table_mb(16);
+        let mut two = Solver::<W, H>::with_table_mb(16);
+        two.set_threads(2);
+        // Random play soon decides a game, and decided positions are
+        // quick; a win and a loss at least.
+        let mut signs = [0; 3];
+        // Threads work together below half the board's moves.
+        let last = (W * H / 2) as u32;
+        for _ in 0..count {
+            let len = last - 12 + rng.below(12) as u32;
+            let p = random_position::<W, H>(&mut rng, len);
+            let expected = one.solve(&p);
+            assert_eq!(two.solve(&p), expected, "{p}");
+            assert_eq!(two.solve_weak(&p), expected.signum(), "{p}");
+            signs[(expected.signum() + 1) as usize] += 1;
+            one.clear_table();
+            two.clear_table();
+        }
+        assert!(
+            signs[0] > 0 && signs[2] > 0,
+            "losses, draws, wins: {signs:?}"
+        );
+    }
+    check::<6, 8>(0x5EED_0068, 40);
+    check::<7, 7>(0x5EED_0077, 40);
+    check::<9, 5>(0x5EED_0095, 40);
+}
+
 #[test]
 fn agrees_with_unpruned_negamax_late_in_7x6_games() {
     let mut rng = Rng::new(0x5EED_0001);
