@@ -342,6 +342,66 @@ mod tests {
         }
     }
 
+    /// Checks the bounds on every position below random late positions of
+    /// a board wider than the small ones above (with room for fours in
+    /// separate columns, and up to nine odd columns to pair), against exact
+    /// scores; returns how often each claimeven bound applied.
+    fn check_wide_board<const W: usize, const H: usize>(
+        games: usize,
+        most_empty: u32,
+    ) -> (usize, usize) {
+        let cells = Geometry::<W, H>::CELLS;
+        let mut rng = crate::rng::Rng::new(W as u64 * 100 + H as u64);
+        let mut memo = Memo::default();
+        let mut seen = ahash::AHashSet::default();
+        let (mut uppers, mut lowers) = (0, 0);
+        for _ in 0..games {
+            let (_, start) =
+                crate::position::random_game::<W, H>(&mut rng, (cells - most_empty) as usize);
+            if cells - start.moves_played() > most_empty {
+                continue;
+            }
+            let mut stack = vec![start];
+            while let Some(p) = stack.pop() {
+                if p.is_game_over() || !seen.insert(p.key()) {
+                    continue;
+                }
+                let score = plain_negamax(&p, &mut memo);
+                let open = Geometry::<W, H>::BOARD & !p.occupied();
+                if let Some(max) = claimeven_max(&p, open, 100) {
+                    assert!(score <= max, "{score} > {max}\n{p}");
+                    uppers += 1;
+                }
+                if !p.can_win_next() {
+                    if let Some(min) = claimeven_min(&p, open, -100) {
+                        assert!(score >= min, "{score} < {min}\n{p}");
+                        lowers += 1;
+                    }
+                    if p.non_losing_moves().any() {
+                        let (min, max) = static_bounds(&p, -100, 100);
+                        assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
+                    }
+                }
+                for col in p.playable_columns() {
+                    if !p.is_winning_move(col) {
+                        stack.push(p.after(col));
+                    }
+                }
+            }
+        }
+        (uppers, lowers)
+    }
+
+    #[test]
+    fn bounds_hold_below_late_positions_of_wide_boards() {
+        for (uppers, lowers) in [
+            check_wide_board::<8, 4>(300, 14),
+            check_wide_board::<9, 4>(200, 14),
+        ] {
+            assert!(uppers > 10_000 && lowers > 10_000, "{uppers} {lowers}");
+        }
+    }
+
     /// Checks, on every position of a small board, that the shortcut of
     /// `claimeven_min` only skips moves that give no bound; returns how
     /// often it skipped them.
