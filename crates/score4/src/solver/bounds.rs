@@ -318,8 +318,19 @@ mod tests {
                 }
             }
             if !p.is_game_over() && !p.can_win_next() && p.non_losing_moves().any() {
-                // A wide window, and null windows on both sides of zero.
-                for (alpha, beta) in [(-100, 100), (0, 1), (-1, 0), (3, 4), (-4, -3)] {
+                // A wide window, and null windows on both sides of zero,
+                // near it and far (which ask for fast wins).
+                for (alpha, beta) in [
+                    (-100, 100),
+                    (-7, -6),
+                    (-4, -3),
+                    (-2, -1),
+                    (-1, 0),
+                    (0, 1),
+                    (1, 2),
+                    (3, 4),
+                    (6, 7),
+                ] {
                     let (min, max) = static_bounds(&p, alpha, beta);
                     assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
                 }
