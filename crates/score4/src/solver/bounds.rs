@@ -355,7 +355,7 @@ mod tests {
 
     /// Checks the bounds on every position below random late positions of
     /// a board wider than the small ones above (with room for fours in
-    /// separate columns, and up to nine odd columns to pair), against exact
+    /// separate columns, and up to eight odd columns to pair), against exact
     /// scores; returns how often each claimeven bound applied.
     fn check_wide_board<const W: usize, const H: usize>(
         games: usize,
