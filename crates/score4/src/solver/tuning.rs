@@ -166,7 +166,7 @@ pub(super) const fn put_off_below_moves(cells: u32) -> u32 {
 /// look-ups cost little more than the instructions, and a child's bound
 /// that cuts off spares a whole subtree; nearer the end the subtrees are
 /// too small to repay even that.
-pub(super) const ETC_MIN_EMPTY: u32 = 12;
+pub(super) const ETC_MIN_EMPTY: u32 = 8;
 
 /// With fewer empty cells than this, positions neither read nor write the
 /// table: searching their tiny subtrees again costs less than a cache miss.
