@@ -297,6 +297,46 @@ mod tests {
     use crate::position::for_each_position;
     use crate::solver::plain::{plain_negamax, Memo};
 
+    /// Checks every bound of `p` against its exact `score`: the claimeven
+    /// ones and, at a wide window and at null windows near zero and far from
+    /// it (which ask for fast wins), the static bounds. Returns whether each
+    /// claimeven bound (upper, lower) applied.
+    fn check_position<const W: usize, const H: usize>(
+        p: &Position<W, H>,
+        score: i32,
+    ) -> (bool, bool) {
+        let open = Geometry::<W, H>::BOARD & !p.occupied();
+        let max = claimeven_max(p, open, 100);
+        if let Some(max) = max {
+            assert!(score <= max, "{score} > {max}\n{p}");
+        }
+        // Like the search, never where a move wins at once.
+        if p.can_win_next() {
+            return (max.is_some(), false);
+        }
+        let min = claimeven_min(p, open, -100);
+        if let Some(min) = min {
+            assert!(score >= min, "{score} < {min}\n{p}");
+        }
+        if !p.is_game_over() && p.non_losing_moves().any() {
+            for (alpha, beta) in [
+                (-100, 100),
+                (-7, -6),
+                (-4, -3),
+                (-2, -1),
+                (-1, 0),
+                (0, 1),
+                (1, 2),
+                (3, 4),
+                (6, 7),
+            ] {
+                let (min, max) = static_bounds(p, alpha, beta);
+                assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
+            }
+        }
+        (max.is_some(), min.is_some())
+    }
+
     /// Checks every bound on every position reachable on a small board
     /// against exact scores; returns how often each claimeven bound applied.
     fn check_bounds<const W: usize, const H: usize>() -> (usize, usize) {
@@ -305,36 +345,9 @@ mod tests {
         for_each_position::<W, H>(|p| {
             let p = *p;
             let score = plain_negamax(&p, &mut memo);
-            let open = Geometry::<W, H>::BOARD & !p.occupied();
-            if let Some(max) = claimeven_max(&p, open, 100) {
-                assert!(score <= max, "{score} > {max}\n{p}");
-                uppers += 1;
-            }
-            // Like the search, never where a move wins at once.
-            if !p.can_win_next() {
-                if let Some(min) = claimeven_min(&p, open, -100) {
-                    assert!(score >= min, "{score} < {min}\n{p}");
-                    lowers += 1;
-                }
-            }
-            if !p.is_game_over() && !p.can_win_next() && p.non_losing_moves().any() {
-                // A wide window, and null windows on both sides of zero,
-                // near it and far (which ask for fast wins).
-                for (alpha, beta) in [
-                    (-100, 100),
-                    (-7, -6),
-                    (-4, -3),
-                    (-2, -1),
-                    (-1, 0),
-                    (0, 1),
-                    (1, 2),
-                    (3, 4),
-                    (6, 7),
-                ] {
-                    let (min, max) = static_bounds(&p, alpha, beta);
-                    assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
-                }
-            }
+            let (upper, lower) = check_position(&p, score);
+            uppers += usize::from(upper);
+            lowers += usize::from(lower);
         });
         (uppers, lowers)
     }
@@ -353,10 +366,10 @@ mod tests {
         }
     }
 
-    /// Checks the bounds on every position below random late positions of
-    /// a board wider than the small ones above (with room for fours in
-    /// separate columns, and up to eight odd columns to pair), against exact
-    /// scores; returns how often each claimeven bound applied.
+    /// Checks the bounds (as [`check_position`]) on every position below
+    /// random late positions of a board wider than the small ones above
+    /// (with room for fours in separate columns, and up to eight odd
+    /// columns to pair); returns how often each claimeven bound applied.
     fn check_wide_board<const W: usize, const H: usize>(
         games: usize,
         most_empty: u32,
@@ -378,21 +391,9 @@ mod tests {
                     continue;
                 }
                 let score = plain_negamax(&p, &mut memo);
-                let open = Geometry::<W, H>::BOARD & !p.occupied();
-                if let Some(max) = claimeven_max(&p, open, 100) {
-                    assert!(score <= max, "{score} > {max}\n{p}");
-                    uppers += 1;
-                }
-                if !p.can_win_next() {
-                    if let Some(min) = claimeven_min(&p, open, -100) {
-                        assert!(score >= min, "{score} < {min}\n{p}");
-                        lowers += 1;
-                    }
-                    if p.non_losing_moves().any() {
-                        let (min, max) = static_bounds(&p, -100, 100);
-                        assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
-                    }
-                }
+                let (upper, lower) = check_position(&p, score);
+                uppers += usize::from(upper);
+                lowers += usize::from(lower);
                 for col in p.playable_columns() {
                     if !p.is_winning_move(col) {
                         stack.push(p.after(col));
