@@ -14,16 +14,30 @@ fn every_position_entered_ends_in_exactly_one_way() {
     let counts = stats::take();
     let sum = |e: Event| counts.iter().map(|d| d[e]).sum::<u64>();
     assert_eq!(sum(Event::Entered), solver.nodes());
-    // Every event but entering and reading the table ends a position.
+    // Every event but entering and reading the table ends a position
+    // (and the positions searched before a cut are a sum, not an event).
     let endings: Vec<Event> = Event::ALL
         .into_iter()
-        .filter(|e| ![Event::Entered, Event::TableRead, Event::TableHit].contains(e))
+        .filter(|e| {
+            ![
+                Event::Entered,
+                Event::TableRead,
+                Event::TableHit,
+                Event::BeforeCut,
+            ]
+            .contains(e)
+        })
         .collect();
     for (moves, d) in counts.iter().enumerate() {
         let ended: u64 = endings.iter().map(|&e| d[e]).sum();
         assert_eq!(ended, d[Event::Entered], "{moves} moves: {d:?}");
         assert!(d[Event::TableHit] <= d[Event::TableRead]);
         assert!(d[Event::TableCut] <= d[Event::TableHit]);
+        // The moves tried before a cut at one depth have disjoint
+        // subtrees, all deeper, and each searched at least its own child
+        // unless its table entry spared it.
+        let deeper: u64 = counts[moves + 1..].iter().map(|d| d[Event::Entered]).sum();
+        assert!(d[Event::BeforeCut] <= deeper, "{moves} moves: {d:?}");
         if moves < 14 {
             assert_eq!(d, &DepthCounts::default(), "{moves} moves");
         }
@@ -33,6 +47,8 @@ fn every_position_entered_ends_in_exactly_one_way() {
         Event::FirstMoveCut,
         Event::TableHit,
         Event::AllMoves,
+        Event::LaterMoveCut,
+        Event::BeforeCut,
     ] {
         assert!(sum(e) > 0, "no {}", e.name());
     }

@@ -27,6 +27,16 @@ macro_rules! record {
     };
 }
 
+/// Adds to a measure of a measuring search (`STATS`); compiled to
+/// nothing in any other.
+macro_rules! add {
+    ($moves:expr, $event:ident, $amount:expr) => {
+        if STATS {
+            super::stats::add($moves, super::stats::Event::$event, $amount);
+        }
+    };
+}
+
 /// The tables a search uses: `near` for positions with at most
 /// `near_max_empty` empty cells, `far` for the others (the same table
 /// when there is only one).
@@ -428,7 +438,9 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             (child_keys.map(|k| k[col]), child_threats[col], at_most[col])
         };
         let mut put_off = Bitboard::EMPTY;
+        let first_searched = self.nodes;
         for &(cell, _) in moves.iter() {
+            let tried = self.nodes;
             if cell.is_empty() {
                 break;
             }
@@ -444,6 +456,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                     record!(n, FirstMoveCut);
                 } else {
                     record!(n, LaterMoveCut);
+                    add!(n, BeforeCut, tried - first_searched);
                 }
                 return cut;
             }
@@ -451,10 +464,12 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         if put_off.any() {
             // In the ranked order, like the others.
             for &(cell, _) in moves.iter().filter(|&&(cell, _)| (cell & put_off).any()) {
+                let tried = self.nodes;
                 if let Some(cut) =
                     self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best)
                 {
                     record!(n, LaterMoveCut);
+                    add!(n, BeforeCut, tried - first_searched);
                     return cut;
                 }
             }

@@ -58,11 +58,15 @@ pub enum Event {
     LaterMoveCut,
     /// Every move was searched and none cut off.
     AllMoves,
+    /// Not an event but a sum: the positions searched under the moves
+    /// tried before a later move cut off, what a perfect move order would
+    /// have spared (less what their table entries saved elsewhere).
+    BeforeCut,
 }
 
 impl Event {
     /// Every event, in the order of the counters.
-    pub const ALL: [Event; 13] = [
+    pub const ALL: [Event; 14] = [
         Event::Entered,
         Event::Lost,
         Event::LastMoves,
@@ -76,6 +80,7 @@ impl Event {
         Event::FirstMoveCut,
         Event::LaterMoveCut,
         Event::AllMoves,
+        Event::BeforeCut,
     ];
 
     /// A short name, for table headers.
@@ -94,6 +99,7 @@ impl Event {
             Event::FirstMoveCut => "first move cut",
             Event::LaterMoveCut => "later move cut",
             Event::AllMoves => "all moves",
+            Event::BeforeCut => "searched before cut",
         }
     }
 }
@@ -121,6 +127,12 @@ static COUNTS: [[AtomicU64; EVENTS]; MAX_MOVES] =
 #[inline(always)]
 pub(super) fn record(moves: i32, event: Event) {
     COUNTS[moves as usize][event as usize].fetch_add(1, Ordering::Relaxed);
+}
+
+/// Adds `amount` to `event` for a position with `moves` moves played.
+#[inline(always)]
+pub(super) fn add(moves: i32, event: Event, amount: u64) {
+    COUNTS[moves as usize][event as usize].fetch_add(amount, Ordering::Relaxed);
 }
 
 /// The counts since the last call, by moves played, and empties them.
