@@ -34,8 +34,8 @@ fn every_position_entered_ends_in_exactly_one_way() {
         assert!(d[Event::TableHit] <= d[Event::TableRead]);
         assert!(d[Event::TableCut] <= d[Event::TableHit]);
         // The moves tried before a cut at one depth have disjoint
-        // subtrees, all deeper, and each searched at least its own child
-        // unless its table entry spared it.
+        // subtrees, all deeper: their positions cannot outnumber those
+        // entered below that depth.
         let deeper: u64 = counts[moves + 1..].iter().map(|d| d[Event::Entered]).sum();
         assert!(d[Event::BeforeCut] <= deeper, "{moves} moves: {d:?}");
         if moves < 14 {

@@ -17,23 +17,21 @@ use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
 use crate::score;
 
-/// Counts a search event in a measuring search (`STATS`, see
-/// [`stats`](super::stats)); compiled to nothing in any other.
-macro_rules! record {
-    ($moves:expr, $event:ident) => {
-        if STATS {
-            super::stats::record($moves, super::stats::Event::$event);
-        }
-    };
-}
-
-/// Adds to a measure of a measuring search (`STATS`); compiled to
-/// nothing in any other.
+/// Adds to a count or a measure of a measuring search (`STATS`);
+/// compiled to nothing in any other.
 macro_rules! add {
     ($moves:expr, $event:ident, $amount:expr) => {
         if STATS {
             super::stats::add($moves, super::stats::Event::$event, $amount);
         }
+    };
+}
+
+/// Counts a search event in a measuring search (`STATS`, see
+/// [`stats`](super::stats)); compiled to nothing in any other.
+macro_rules! record {
+    ($moves:expr, $event:ident) => {
+        add!($moves, $event, 1)
     };
 }
 
@@ -440,10 +438,10 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         let mut put_off = Bitboard::EMPTY;
         let first_searched = self.nodes;
         for &(cell, _) in moves.iter() {
-            let tried = self.nodes;
             if cell.is_empty() {
                 break;
             }
+            let tried = self.nodes;
             if let Some((shared, keys)) = shared {
                 let key = keys[Geometry::<W, H>::column_of(cell)];
                 if shared.puts_off(n, key, cell == moves[0].0) {

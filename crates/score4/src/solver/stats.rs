@@ -123,13 +123,8 @@ impl Index<Event> for DepthCounts {
 static COUNTS: [[AtomicU64; EVENTS]; MAX_MOVES] =
     [const { [const { AtomicU64::new(0) }; EVENTS] }; MAX_MOVES];
 
-/// Counts `event` for a position with `moves` moves played.
-#[inline(always)]
-pub(super) fn record(moves: i32, event: Event) {
-    COUNTS[moves as usize][event as usize].fetch_add(1, Ordering::Relaxed);
-}
-
-/// Adds `amount` to `event` for a position with `moves` moves played.
+/// Adds `amount` to `event` for a position with `moves` moves played
+/// (1 to count an event).
 #[inline(always)]
 pub(super) fn add(moves: i32, event: Event, amount: u64) {
     COUNTS[moves as usize][event as usize].fetch_add(amount, Ordering::Relaxed);
