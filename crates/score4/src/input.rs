@@ -23,13 +23,14 @@ use std::io::{self, BufRead};
 use thiserror::Error;
 
 /// The longest line read, in bytes, not counting its line end. A position
-/// has at most 64 moves (the largest boards have 64 cells), so a line of
+/// has fewer than 64 moves (a board's cells, with a sentinel above each
+/// column, fit in 64 bits: at most 60 cells, on 4x15), so a line of
 /// moves, a score and a comment fits with room to spare; anything longer
 /// is not a position.
 pub const LINE_CAP: usize = 1024;
 
 /// How many characters of a token a message shows before shortening it:
-/// enough for a whole game on the largest boards (64 cells).
+/// enough for a whole game on the largest boards (at most 60 cells).
 pub const SHOWN_CHARS: usize = 64;
 
 /// Why a line cannot be read as text.

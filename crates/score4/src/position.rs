@@ -169,17 +169,24 @@ impl<const W: usize, const H: usize> Position<W, H> {
         self.playable() & Geometry::<W, H>::column(col)
     }
 
-    /// Drops the side to move's disc in column `col` (0-based), which must
-    /// be playable; the other side is then to move.
+    /// Drops the side to move's disc in column `col` (0-based); the other
+    /// side is then to move. [`Game::play`](crate::game::Game::play) is the
+    /// checked way for moves from outside.
+    ///
+    /// # Panics
+    ///
+    /// If `col` is full or off the board: a position that played it
+    /// anyway would no longer be one any game reaches.
     #[inline(always)]
     pub fn play(&mut self, col: usize) {
-        debug_assert!(self.can_play(col));
+        assert!(self.can_play(col), "column {col} is full or off the board");
         self.play_cell(self.landing_cell(col));
     }
 
-    /// Plays the move that lands on `cell`, a single playable cell.
+    /// Plays the move that lands on `cell`, a single playable cell: the
+    /// search's unchecked move, hence not public.
     #[inline(always)]
-    pub fn play_cell(&mut self, cell: Bitboard) {
+    pub(crate) fn play_cell(&mut self, cell: Bitboard) {
         debug_assert!(self.playable().contains(cell) && !cell.has_several() && cell.any());
         self.current ^= self.mask;
         self.mask |= cell;
@@ -236,8 +243,18 @@ impl<const W: usize, const H: usize> Position<W, H> {
     #[inline(always)]
     pub(crate) fn non_losing_moves_against(&self, threats: Bitboard) -> Bitboard {
         debug_assert_eq!(threats, self.opponent_winning_cells());
-        let mut candidates = self.playable();
-        let forced = candidates & threats;
+        Self::non_losing_among(self.playable(), threats)
+    }
+
+    /// The moves among `playable` that do not lose at once to an opponent
+    /// whose winning cells are `threats`: none if two of them are playable,
+    /// the one if one is, and never the cell right below one. Also for a
+    /// position not built yet (ranking a move, from the cells it leaves
+    /// playable).
+    #[inline(always)]
+    pub(crate) fn non_losing_among(playable: Bitboard, threats: Bitboard) -> Bitboard {
+        let forced = playable & threats;
+        let mut candidates = playable;
         if forced.any() {
             if forced.has_several() {
                 return Bitboard::EMPTY;
@@ -287,9 +304,11 @@ impl<const W: usize, const H: usize> Position<W, H> {
     }
 
     /// A key that differs for every pair of different positions: the discs
-    /// of the side to move plus all discs (each column's mask plus its
-    /// bottom bit marks the column height, and the subtracted constant does
-    /// not change uniqueness).
+    /// of the side to move plus all discs. Adding the bottom row as well
+    /// would give the side to move's discs beside, in each column, the one
+    /// cell above the top disc (all discs plus the bottom cell carry into
+    /// it): two disjoint sets that tell the position. The key is that sum
+    /// less a constant, so it is just as unique.
     #[inline(always)]
     pub fn key(&self) -> u64 {
         (self.current + self.mask).bits()
@@ -310,6 +329,14 @@ impl<const W: usize, const H: usize> Position<W, H> {
         // Within a column `current + mask` never carries past the column's
         // sentinel bit, so mirroring the key mirrors both boards at once.
         Geometry::<W, H>::mirror(Bitboard(self.key())).bits()
+    }
+
+    /// The key a position shares with its mirror image (the same game
+    /// value): the smaller of the two. Books, split records and the table's
+    /// early positions are kept by it.
+    #[inline(always)]
+    pub fn canonical_key(&self) -> u64 {
+        self.key().min(self.mirror_key())
     }
 
     /// Discs of the player who moved first on a board reached by

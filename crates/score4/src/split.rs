@@ -164,14 +164,8 @@ pub struct Split<const W: usize, const H: usize> {
     depth: u32,
     /// The root's score, if guessed: probed first.
     guess: Option<i32>,
-    /// Recorded bounds by [`shape`].
+    /// Recorded bounds by [`Position::canonical_key`].
     known: HashMap<u64, Known>,
-}
-
-/// What records are kept by: the key of a position or of its mirror image
-/// (the same score), whichever is smaller.
-fn shape<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
-    p.key().min(p.mirror_key())
 }
 
 /// How [`Split::above`] answers the positions at the split depth.
@@ -322,7 +316,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// Adds a proven bound of `p` to what the split knows.
     fn remember(&mut self, p: &Position<W, H>, bound: Bound) {
         self.known
-            .entry(shape(p))
+            .entry(p.canonical_key())
             .or_insert(Known::NOTHING)
             .add(bound);
     }
@@ -419,7 +413,11 @@ impl<const W: usize, const H: usize> Split<W, H> {
         if let Some(score) = Solver::<W, H>::settled_score(p) {
             return Ok(Some(score > alpha));
         }
-        if let Some(known) = self.known.get(&shape(p)).and_then(|k| k.above(alpha)) {
+        if let Some(known) = self
+            .known
+            .get(&p.canonical_key())
+            .and_then(|k| k.above(alpha))
+        {
             return Ok(Some(known));
         }
         let records_only = matches!(leaves, Leaves::Records);
@@ -439,7 +437,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
             return Ok(match leaves {
                 Leaves::Records => None,
                 Leaves::Plan(jobs, listed) => {
-                    if listed.insert((shape(p), alpha)) {
+                    if listed.insert((p.canonical_key(), alpha)) {
                         jobs.push(job());
                     }
                     None

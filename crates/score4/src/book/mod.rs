@@ -45,7 +45,7 @@ pub use format::{BookError, Kind};
 use crate::position::Position;
 use crate::size::BoardSize;
 
-/// The 7x6 book built into the library (see the README for its depth and
+/// The 7x6 book built into the library (see docs/book.md for its depth and
 /// how it was made).
 const STANDARD: &[u8] = include_bytes!("7x6.book");
 
@@ -149,10 +149,10 @@ impl Book {
     }
 }
 
-/// The key a book stores `p` under: the smaller of its own and its
-/// mirror image's.
+/// The key a book stores `p` under: its
+/// [`canonical_key`](Position::canonical_key), shared with its mirror image.
 pub fn canonical_key<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
-    p.key().min(p.mirror_key())
+    p.canonical_key()
 }
 
 /// Bytes of a record's key on a board `size`: its key width rounded up.

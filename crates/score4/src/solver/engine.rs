@@ -21,8 +21,10 @@ use std::time::Instant;
 use super::journal::{Journal, JournalError, JournalLoaded};
 use super::search::{Search, Tables};
 use super::table::{self, Table};
-use super::tuning::{self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY};
-use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES};
+use super::tuning::{
+    self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY,
+};
+use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES, MAX_THREADS};
 use crate::bitboard::{Bitboard, Geometry};
 use crate::book::{Book, BookError};
 use crate::mem::TableError;
@@ -259,12 +261,15 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
     /// Width of a position key: every column's cells plus its sentinel.
     const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
+    /// Whether this board's keys allow a near table small enough to be
+    /// worth having ([`NEAR_TABLE_MAX_MB`]).
+    const NEAR_FITS: bool = Table::min_mb(Self::KEY_BITS) <= NEAR_TABLE_MAX_MB;
 
     /// An engine whose table takes about `mb` mebibytes (see
     /// [`Solver::try_with_table_mb`]).
     pub(super) fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
         let () = Self::VALID;
-        let near = if mb >= NEAR_TABLE_FROM_MB {
+        let near = if mb >= NEAR_TABLE_FROM_MB && Self::NEAR_FITS {
             Some(Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS)?)
         } else {
             None
@@ -287,8 +292,8 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
 
     /// See [`Solver::set_threads`].
     pub(super) fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
-        self.own_near = if self.threads > 1 {
+        self.threads = threads.clamp(1, MAX_THREADS);
+        self.own_near = if self.threads > 1 && Self::NEAR_FITS {
             (0..self.threads)
                 .map(|_| Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS))
                 .collect::<Result<_, _>>()

@@ -61,18 +61,11 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
         let occupied = p.occupied() | cell;
         let threats = Bitboard(all_threats[k]) & !occupied;
         child_threats[col] = threats;
-        // The opponent's non-losing moves (see Position::non_losing_moves).
         let next = Geometry::<W, H>::playable_after(playable, cell);
         let forced = next & threats;
-        let replies = if forced.has_several() {
-            Bitboard::EMPTY
-        } else if forced.any() {
-            forced & !(threats >> 1)
-        } else {
-            next & !(threats >> 1)
-        };
-        if replies.is_empty() {
-            // The caller searches nothing more, so the order is moot.
+        if Position::<W, H>::non_losing_among(next, threats).is_empty() {
+            // The opponent loses whatever it plays; the caller searches
+            // nothing more, so the order is moot.
             winning = cell;
             break;
         }

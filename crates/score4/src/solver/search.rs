@@ -176,12 +176,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         if p.moves_played() >= tuning::mirror_below_moves(Self::CELLS as u32) {
             return (key, false);
         }
-        let mirrored = p.mirror_key();
-        if mirrored < key {
-            (mirrored, true)
-        } else {
-            (key, false)
-        }
+        let canonical = p.canonical_key();
+        (canonical, canonical != key)
     }
 
     /// The table keys of the positions after each candidate move, by

@@ -60,8 +60,9 @@ const TAG_BITS: u32 = 64 - DATA_BITS;
 /// Most index bits a table may have (2^36 entries = 512 GiB, far beyond any machine).
 const MAX_BITS: u32 = 36;
 /// Stored bounds are offset so that every stored field is non-zero and an
-/// all-zero entry means "empty". Scores never exceed 32 in magnitude
-/// because a board has at most 63 cells.
+/// all-zero entry means "empty". Scores never exceed 32 in magnitude,
+/// since a board has fewer than 64 cells (its cells and a sentinel above
+/// each column fit in 64 bits).
 const SCORE_OFFSET: i32 = 64;
 
 // The fields fill the data bits exactly, every field's values fit it, and
@@ -127,6 +128,15 @@ impl Table {
             Ok(table) => table,
             Err(e) => panic!("{e}"),
         }
+    }
+
+    /// The least memory a table for keys below `2^key_bits` takes, in
+    /// mebibytes rounded up: the key bits its index does not hold must fit
+    /// in an entry's tag.
+    pub const fn min_mb(key_bits: u32) -> usize {
+        let bits = (key_bits + 1).saturating_sub(TAG_BITS);
+        let bytes = (std::mem::size_of::<u64>() as u64) << bits;
+        bytes.div_ceil(1 << 20) as usize
     }
 
     /// Like [`with_mb`](Self::with_mb), but a size the system will not
@@ -335,6 +345,16 @@ mod tests {
         assert_eq!(Table::with_mb(1, 64).len(), 1 << 25);
         // No more buckets than keys.
         assert_eq!(Table::with_mb(64, 3).len(), 16);
+    }
+
+    #[test]
+    fn the_least_size_is_what_the_smallest_request_gets() {
+        for key_bits in [3, 42, 49, 58, 59, 60, 63, 64] {
+            let least = Table::with_mb(0, key_bits).bytes().div_ceil(1 << 20);
+            assert_eq!(Table::min_mb(key_bits), least, "{key_bits} bits");
+        }
+        // The widest keys (8x7, 4x15) need far more than a near table's size.
+        assert_eq!(Table::min_mb(64), 256);
     }
 
     #[test]

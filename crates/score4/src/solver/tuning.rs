@@ -1,8 +1,8 @@
 //! Every tunable of the solver, each with the reason for its value.
 //!
-//! The measurements behind the values are in docs/solver.md and
-//! docs/board-sizes.md, with the command that reproduces each; here only
-//! the why.
+//! The measurements behind the values are in docs/experiments.md (each
+//! value tried and its alternatives) and docs/board-sizes.md, with the
+//! command that reproduces each; here only the why.
 
 /// Table size of [`Solver::new`](super::Solver::new) for one thread, in
 /// mebibytes: a table that mostly stays in the processor's caches answers
@@ -30,6 +30,13 @@ pub const LARGE_TABLE_MB: usize = 256;
 /// of each thread's own when threads search together, in mebibytes: the
 /// many small searches near the end stay in the caches.
 pub const NEAR_TABLE_MB: usize = 4;
+
+/// The largest near table worth having. A board whose keys are too wide
+/// for a table of [`NEAR_TABLE_MB`] gets the smallest it can have, and
+/// one of 16 MiB (keys of 60 bits) still spares much of the time, where
+/// one of 256 MiB (keys of 64 bits) is no nearer the processor than the
+/// main table and only doubles the memory: larger ones are left out.
+pub(super) const NEAR_TABLE_MAX_MB: usize = 16;
 
 /// Tables of at least this many mebibytes come with the near table:
 /// smaller ones fit the caches well enough by themselves.
