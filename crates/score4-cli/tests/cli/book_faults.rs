@@ -14,7 +14,7 @@ use crate::common::{score4, text};
 
 use score4::book::build::Plan;
 use score4::book::checkpoint::BuildId;
-use score4::book::{canonical_key, Book, Kind};
+use score4::book::{Book, Kind};
 use score4::BoardSize;
 use score4_testkit::Scratch;
 
@@ -146,7 +146,7 @@ fn a_checkpoint_resumes_with_exactly_its_checked_records() {
     // 1,000 records, then one zeroed and half of another.
     let mut partial = id.header().to_vec();
     for p in &plan.leaves()[..1000] {
-        let key = canonical_key(p);
+        let key = p.canonical_key();
         partial.extend_from_slice(&id.record(key, book.get(key).unwrap() as i8));
     }
     let whole = partial.clone();

@@ -25,7 +25,7 @@ use thiserror::Error;
 use super::checkpoint::{BuildId, Checkpoint, CheckpointError};
 use super::file::{quoted, with_suffix, FileError, OutputLock};
 pub use super::plan::{check_shares, leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
-use super::{canonical_key, Book, BookError};
+use super::{Book, BookError};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
@@ -184,7 +184,7 @@ fn build_on<const W: usize, const H: usize>(
     todo.extend(
         share
             .iter()
-            .filter(|p| !checkpoint.contains(canonical_key(p)))
+            .filter(|p| !checkpoint.contains(p.canonical_key()))
             .copied(),
     );
     let threads = options.threads.max(1);
@@ -298,7 +298,7 @@ pub fn solve_all<const W: usize, const H: usize>(
                             return;
                         }
                         let score = solver.solve(p) as i8;
-                        if send.send((canonical_key(p), score)).is_err() {
+                        if send.send((p.canonical_key(), score)).is_err() {
                             return;
                         }
                     }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::plan::{leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
-use super::{canonical_key, Book, Kind};
+use super::{Book, Kind};
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::solver::Solver;
@@ -160,7 +160,7 @@ fn check_on<const W: usize, const H: usize>(
         if stored != Some(searched) {
             disagreements.push(Disagreement {
                 moves: p.moves_played(),
-                key: canonical_key(p),
+                key: p.canonical_key(),
                 stored,
                 searched,
             });

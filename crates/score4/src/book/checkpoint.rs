@@ -31,7 +31,6 @@ use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::canonical_key;
 use super::file::{open_regular, sync_dir, temporary_beside};
 use crate::position::Position;
 use crate::size::BoardSize;
@@ -172,7 +171,7 @@ impl Checkpoint {
             range.extend(
                 positions
                     .iter()
-                    .map(|p| (canonical_key(p), p.score_range())),
+                    .map(|p| (p.canonical_key(), p.score_range())),
             );
             let mut record = [0u8; RECORD];
             loop {
@@ -361,27 +360,27 @@ mod tests {
         let (_dir, path) = scratch("torn.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
-            ck.record(canonical_key(p), i as i8 - 2).unwrap();
+            ck.record(p.canonical_key(), i as i8 - 2).unwrap();
         }
         drop(ck);
         let whole = fs::metadata(&path).unwrap().len();
         assert_eq!(whole as usize, HEADER + 5 * RECORD);
         // A torn record: half of one more.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(&id.record(canonical_key(&leaves[5]), 1)[..RECORD / 2])
+        f.write_all(&id.record(leaves[5].canonical_key(), 1)[..RECORD / 2])
             .unwrap();
         drop(f);
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
-            assert_eq!(ck.score(canonical_key(p)), Some(i as i8 - 2));
+            assert_eq!(ck.score(p.canonical_key()), Some(i as i8 - 2));
         }
-        assert!(!ck.contains(canonical_key(&leaves[5])));
+        assert!(!ck.contains(leaves[5].canonical_key()));
         assert_eq!(fs::metadata(&path).unwrap().len(), whole);
         // The next record lines up after the cut.
-        ck.record(canonical_key(&leaves[5]), 0).unwrap();
+        ck.record(leaves[5].canonical_key(), 0).unwrap();
         drop(ck);
         let ck = Checkpoint::open(&path, id, leaves).unwrap();
-        assert_eq!(ck.score(canonical_key(&leaves[5])), Some(0));
+        assert_eq!(ck.score(leaves[5].canonical_key()), Some(0));
         ck.remove().unwrap();
         assert!(!path.exists());
     }
@@ -398,7 +397,7 @@ mod tests {
         let (_dir, path) = scratch("flip.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for p in leaves.iter().take(6) {
-            ck.record(canonical_key(p), 0).unwrap();
+            ck.record(p.canonical_key(), 0).unwrap();
         }
         drop(ck);
         let mut bytes = fs::read(&path).unwrap();
@@ -408,7 +407,7 @@ mod tests {
         let ck = Checkpoint::open(&path, id, leaves).unwrap();
         let kept: Vec<bool> = leaves[..6]
             .iter()
-            .map(|p| ck.contains(canonical_key(p)))
+            .map(|p| ck.contains(p.canonical_key()))
             .collect();
         assert_eq!(kept, [false, true, false, true, true, true]);
         assert_eq!(ck.len(), 4);

@@ -109,7 +109,7 @@ impl Book {
         if !self.fits::<W, H>() || p.moves_played() > self.depth {
             return None;
         }
-        self.get(canonical_key(p))
+        self.get(p.canonical_key())
     }
 
     /// The score stored for a canonical key.
@@ -147,12 +147,6 @@ impl Book {
         let at = i * self.record_bytes() + self.key_bytes;
         i32::from(self.records[at] as i8)
     }
-}
-
-/// The key a book stores `p` under: its
-/// [`canonical_key`](Position::canonical_key), shared with its mirror image.
-pub fn canonical_key<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
-    p.canonical_key()
 }
 
 /// Bytes of a record's key on a board `size`: its key width rounded up.

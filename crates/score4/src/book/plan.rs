@@ -22,7 +22,7 @@ use std::hash::BuildHasher;
 
 use thiserror::Error;
 
-use super::{canonical_key, Book, Kind};
+use super::{Book, Kind};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
@@ -161,7 +161,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         push(&mut stack, Position::<W, H>::new(), depth)?;
         while let Some(p) = stack.pop() {
             seen.try_reserve(1).map_err(|_| memory.clone())?;
-            if !seen.insert(canonical_key(&p)) {
+            if !seen.insert(p.canonical_key()) {
                 continue;
             }
             if seen.len() > limit {
@@ -235,7 +235,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         scores.try_reserve(self.len()).map_err(|_| memory())?;
         let mut missing = 0;
         for p in self.leaves() {
-            let key = canonical_key(p);
+            let key = p.canonical_key();
             match leaf(key) {
                 Some(score) if p.score_range().contains(&i32::from(score)) => {
                     scores.insert(key, score);
@@ -259,8 +259,8 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         }
         for moves in (0..self.depth).rev() {
             for p in self.level(moves) {
-                let score = best_child(p, |child| scores.get(&canonical_key(child)).copied());
-                scores.insert(canonical_key(p), score);
+                let score = best_child(p, |child| scores.get(&child.canonical_key()).copied());
+                scores.insert(p.canonical_key(), score);
             }
         }
         let mut entries = Vec::new();
@@ -286,7 +286,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
             .try_reserve_exact(share.len())
             .map_err(|_| memory())?;
         for p in share {
-            let key = canonical_key(p);
+            let key = p.canonical_key();
             if let Some(score) = leaf(key) {
                 if !p.score_range().contains(&i32::from(score)) {
                     return Err(PlanError::Score {
@@ -429,7 +429,7 @@ mod tests {
     #[test]
     fn a_leaf_score_out_of_range_is_refused() {
         let plan = Plan::<5, 4>::new(6);
-        let first = canonical_key(&plan.leaves()[0]);
+        let first = plan.leaves()[0].canonical_key();
         let best = *plan.leaves()[0].score_range().end() as i8;
         let forged = |key| Some(if key == first { best + 1 } else { 0 });
         assert!(matches!(

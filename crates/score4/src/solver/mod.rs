@@ -265,17 +265,18 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// the table: all search the same position, and helpers put off the
     /// move the main search is busy with (on the large boards, every
     /// thread the moves the others are busy with), so that the threads
-    /// split the tree rather than repeat it. Later positions are too quick to share. Threads share only
-    /// through the table, so give them a larger one ([`default_table_mb`]).
+    /// split the tree rather than repeat it. Later positions are too quick
+    /// to share. Threads share only through the table, so give them a
+    /// larger one ([`default_table_mb`]).
     ///
     /// Each thread also gets a table of its own, of [`NEAR_TABLE_MB`], for
     /// the positions near the end of the game (the main search uses its
     /// own for the later positions it searches alone): those are cheap to
     /// search again, and sharing them costs more in traffic between the
     /// cores than it saves (on the boards of the widest keys, larger: see
-    /// [`table::Table::min_mb`]). If the system will not allocate them, or the
-    /// board's keys allow none small enough to be worth it, the threads
-    /// share the main table throughout.
+    /// [`table::Table::min_mb`]). If the system will not allocate them, or
+    /// the board's keys allow none small enough to be worth it, the
+    /// threads share the main table throughout.
     pub fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
     }

@@ -134,9 +134,13 @@ impl Table {
     /// mebibytes rounded up: the key bits its index does not hold must fit
     /// in an entry's tag.
     pub const fn min_mb(key_bits: u32) -> usize {
-        let bits = (key_bits + 1).saturating_sub(TAG_BITS);
-        let bytes = (std::mem::size_of::<u64>() as u64) << bits;
+        let bytes = (std::mem::size_of::<u64>() as u64) << Self::min_bits(key_bits);
         bytes.div_ceil(1 << 20) as usize
+    }
+
+    /// The fewest index bits a table for keys below `2^key_bits` has.
+    const fn min_bits(key_bits: u32) -> u32 {
+        (key_bits + 1).saturating_sub(TAG_BITS)
     }
 
     /// Like [`with_mb`](Self::with_mb), but a size the system will not
@@ -145,7 +149,7 @@ impl Table {
         assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
         let entries = (mb.clamp(1, 1 << 40) as u64) << 20 >> 3;
         let bits = (63 - entries.leading_zeros())
-            .max((key_bits + 1).saturating_sub(TAG_BITS))
+            .max(Self::min_bits(key_bits))
             .clamp(1, MAX_BITS)
             .min(key_bits + 1);
         let check_bits = key_bits + 1 - bits;

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use score4::book::build::{self, Options, Plan, Progress};
 use score4::book::checkpoint::{BuildId, Checkpoint};
-use score4::book::{canonical_key, Book};
+use score4::book::Book;
 use score4::rng::Rng;
 use score4::BoardSize;
 use score4_testkit::Scratch;
@@ -104,7 +104,7 @@ fn a_resumed_build_after_any_damage_writes_the_uninterrupted_bytes() {
         let solved = rng.below(plan.leaves().len() as u64) as usize;
         let start = rng.below((plan.leaves().len() - solved) as u64 + 1) as usize;
         for p in &plan.leaves()[start..start + solved] {
-            let key = canonical_key(p);
+            let key = p.canonical_key();
             ck.record(key, reference.get(key).unwrap() as i8).unwrap();
         }
         drop(ck);
@@ -139,7 +139,7 @@ fn a_checked_record_with_a_score_no_leaf_can_have_is_dropped() {
     let leaf = &plan.leaves()[0];
     let mut f = fs::File::create(dir.join("f.book.partial")).unwrap();
     f.write_all(&id.header()).unwrap();
-    f.write_all(&id.record(canonical_key(leaf), 7)).unwrap();
+    f.write_all(&id.record(leaf.canonical_key(), 7)).unwrap();
     drop(f);
     let (forged, searched) = build_to(&out, None);
     // Dropped on reading (7 is beyond any position with 8 moves), so
