@@ -12,6 +12,11 @@
 //!   to move lying right on top of one of the other's never completes.
 //!   With an odd number, a move gives the mover the same strategy, and so
 //!   a floor.
+//! - A threat that seals its column (Allis' odd threat): nobody plays the
+//!   empty cell under a side's winning cell, so the cells from there up
+//!   are out of play. Claimeven on the board below that seal, won by the
+//!   threat's owner, ends with the other side forced to play under the
+//!   threat, which makes the owner's four.
 
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
@@ -31,19 +36,38 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
+    opponent_threats: Bitboard,
 ) -> (i32, i32) {
     let n = p.moves_played() as i32;
     let open = Geometry::<W, H>::BOARD & !p.occupied();
-    let min = if alpha < 0 && !Geometry::<W, H>::has_four(p.opponent() | open) {
+    let most = Solver::<W, H>::win_score(n + 2);
+    let mut min = if alpha < 0 && !Geometry::<W, H>::has_four(p.opponent() | open) {
         0
     } else {
-        claimeven_min(p, open, alpha).unwrap_or(-Solver::<W, H>::win_score(n + 2))
+        claimeven_min(p, open, alpha).unwrap_or(-most)
     };
-    let max = if beta > 0 && !Geometry::<W, H>::has_four(p.current() | open) {
+    if min >= beta {
+        return (min, most);
+    }
+    let mut max = if beta > 0 && !Geometry::<W, H>::has_four(p.current() | open) {
         0
     } else {
-        claimeven_max(p, open, beta).unwrap_or(Solver::<W, H>::win_score(n + 2))
+        claimeven_max(p, open, beta).unwrap_or(most)
     };
+    if max <= alpha {
+        return (min, max);
+    }
+    // The sealing threats cost more to look for: only where the cheaper
+    // bounds left the window open.
+    if let Some(sealed) = sealed_min(p, open) {
+        min = min.max(sealed);
+        if min >= beta {
+            return (min, max);
+        }
+    }
+    if let Some(sealed) = sealed_max(p, open, opponent_threats) {
+        max = max.min(sealed);
+    }
     (min, max)
 }
 
@@ -179,10 +203,32 @@ fn claimeven<const W: usize, const H: usize>(
     next: Bitboard,
     need_win: bool,
 ) -> Option<Outcome> {
+    claimeven_below::<W, H>(
+        mover,
+        claimer,
+        open,
+        next,
+        need_win,
+        Geometry::<W, H>::ROW_PARITY[H % 2],
+    )
+}
+
+/// [`claimeven`] where each column ends below a cell of the rows of
+/// `ceiling` (the top row's sentinel, for a whole board): the cells above
+/// that are out of play.
+#[inline(always)]
+fn claimeven_below<const W: usize, const H: usize>(
+    mover: Bitboard,
+    claimer: Bitboard,
+    open: Bitboard,
+    next: Bitboard,
+    need_win: bool,
+    ceiling: Bitboard,
+) -> Option<Outcome> {
     // The first, third, ... empty cell of a column has the parity of the
-    // top row's sentinel exactly when the column has an even number of
+    // cell above its top exactly when the column has an even number of
     // empty cells.
-    let share = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | next);
+    let share = open & (ceiling | next);
     let claimed = claimer | (open & !share);
     let share = mover | share;
     // Each test first where it most often settles the question.
@@ -208,6 +254,145 @@ fn claimeven<const W: usize, const H: usize>(
         return None;
     }
     Some(Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open)))
+}
+
+/// A threat that seals its column (Allis' odd threat, made general): a
+/// cell `threat` that completes four for `claimer`, with an empty cell
+/// below it. Neither side will play that cell below: whoever does gives
+/// the claimer the threat. So the cells from there up are out of play,
+/// and the board below them (`open` without them) is played out first:
+/// if the claimer can claim even there, the other side, once that board
+/// is full, must play under the threat. The claimer then wins there at
+/// the latest, unless the other side's share makes four first.
+///
+/// Returns the cells out of play (the cell below the threat and all above
+/// it), the rows of the cells above each column's top below the seal (as
+/// [`claimeven_below`] takes them), and the move (counted from the first
+/// of the game) that fills the threat at the latest.
+#[inline(always)]
+fn seal<const W: usize, const H: usize>(threat: Bitboard) -> (Bitboard, Bitboard, u32) {
+    let below = threat >> 1;
+    let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(threat));
+    let sealed = column & !Bitboard(below.bits() - 1);
+    // The cell below the threat is the column's new ceiling.
+    let parity = &Geometry::<W, H>::ROW_PARITY;
+    let row_below = (below.bits().trailing_zeros() as usize) % (H + 1);
+    let ceiling = (parity[H % 2] & !column) | (parity[row_below % 2] & column);
+    let latest = Geometry::<W, H>::CELLS - sealed.count() + 2;
+    (sealed, ceiling, latest)
+}
+
+/// The claimer's threats that can seal their column in time: empty, with
+/// an empty cell below, and where the cells below the seal number what
+/// `odd_below` asks (an odd number, when the claimer moves first below
+/// them; an even one, when the other side does). The lowest of each
+/// column.
+#[inline(always)]
+fn sealing_threats<const W: usize, const H: usize>(
+    winning: Bitboard,
+    open: Bitboard,
+    odd_below: bool,
+) -> Bitboard {
+    // The cells below a seal under a threat on row r: the empty cells
+    // less the H - r + 1 cells from the one below the threat up.
+    let empty = open.count() as usize;
+    let rows = Geometry::<W, H>::ROW_PARITY[(empty + H + usize::from(!odd_below)) % 2];
+    let threats = winning & open & (open << 1) & rows;
+    // The lowest in each column: no threat of these below it.
+    let mut lowest = Bitboard::EMPTY;
+    for cell in threats.iter() {
+        let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(cell));
+        if (lowest & column).is_empty() {
+            lowest |= cell;
+        }
+    }
+    lowest
+}
+
+/// The move by which a claimer sealing a column with its threat wins at
+/// the latest, given what claimeven below the seal settles.
+#[inline(always)]
+fn sealed_win(outcome: Outcome, latest: u32) -> i32 {
+    match outcome {
+        Outcome::MoverCannotWin => latest as i32,
+        Outcome::ClaimerWinsBy(k) => k.min(latest as i32),
+    }
+}
+
+/// An upper bound on the score of `p` (`open` being the empty cells):
+/// the opponent wins if one of its threats seals its column with an even
+/// number of empty cells below the seal, where it claims even against
+/// us. None where no threat does.
+#[inline(always)]
+pub(super) fn sealed_max<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    open: Bitboard,
+    opponent_threats: Bitboard,
+) -> Option<i32> {
+    let threats = sealing_threats::<W, H>(opponent_threats, open, false);
+    let mut best: Option<i32> = None;
+    for threat in threats.iter() {
+        let (sealed, ceiling, latest) = seal::<W, H>(threat);
+        let below = open & !sealed;
+        // The cell under the threat counts as ours: playing it could
+        // complete one of our fours.
+        let us = p.current() | (threat >> 1);
+        if let Some(outcome) = claimeven_below::<W, H>(
+            us,
+            p.opponent(),
+            below,
+            p.playable() & below,
+            false,
+            ceiling,
+        ) {
+            let k = sealed_win(outcome, latest);
+            let score = -Solver::<W, H>::win_score(k - 1);
+            best = Some(best.map_or(score, |b| b.min(score)));
+        }
+    }
+    best
+}
+
+/// A lower bound on the score of `p` (`open` being the empty cells):
+/// we win if one of our threats seals its column with an odd number of
+/// empty cells below the seal, where after one move we claim even. The
+/// best over our threats and moves; none where none gives one.
+#[inline(always)]
+pub(super) fn sealed_min<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    open: Bitboard,
+) -> Option<i32> {
+    let threats = sealing_threats::<W, H>(p.winning_cells(), open, true);
+    let mut best: Option<i32> = None;
+    for threat in threats.iter() {
+        let (sealed, ceiling, latest) = seal::<W, H>(threat);
+        let below = open & !sealed;
+        let next = p.playable() & below;
+        let them = p.opponent() | (threat >> 1);
+        // Whatever we play first, the opponent's share holds its discs and
+        // the cells below the seal of its parity that are not playable;
+        // at most also the playable ones and those right above them.
+        if Geometry::<W, H>::has_four(them | (below & ceiling & !next)) {
+            continue;
+        }
+        if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
+            let score = Solver::<W, H>::win_score(latest as i32 - 1);
+            best = Some(best.map_or(score, |b| b.max(score)));
+            continue;
+        }
+        for cell in next.iter() {
+            let after = Geometry::<W, H>::playable_after(next, cell) & below;
+            let us = p.current() | cell;
+            if let Some(outcome) =
+                claimeven_below::<W, H>(them, us, below & !cell, after, false, ceiling)
+            {
+                let k = sealed_win(outcome, latest);
+                let score = Solver::<W, H>::win_score(k - 1);
+                best = Some(best.map_or(score, |b| b.max(score)));
+            }
+        }
+    }
+    best
 }
 
 /// The most a claimeven win can score: play can put off the claimer's
@@ -300,11 +485,9 @@ mod tests {
     /// Checks every bound of `p` against its exact `score`: the claimeven
     /// ones and, at a wide window and at null windows near zero and far from
     /// it (which ask for fast wins), the static bounds. Returns whether each
-    /// claimeven bound (upper, lower) applied.
-    fn check_position<const W: usize, const H: usize>(
-        p: &Position<W, H>,
-        score: i32,
-    ) -> (bool, bool) {
+    /// claimeven bound (upper, lower) applied, and whether each sealing
+    /// bound (upper, lower) was tighter than claimeven's.
+    fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 4] {
         let open = Geometry::<W, H>::BOARD & !p.occupied();
         let max = claimeven_max(p, open, 100);
         if let Some(max) = max {
@@ -312,11 +495,19 @@ mod tests {
         }
         // Like the search, never where a move wins at once.
         if p.can_win_next() {
-            return (max.is_some(), false);
+            return [max.is_some(), false, false, false];
         }
         let min = claimeven_min(p, open, -100);
         if let Some(min) = min {
             assert!(score >= min, "{score} < {min}\n{p}");
+        }
+        let sealed_upper = sealed_max(p, open, p.opponent_winning_cells());
+        if let Some(upper) = sealed_upper {
+            assert!(score <= upper, "sealed: {score} > {upper}\n{p}");
+        }
+        let sealed_lower = sealed_min(p, open);
+        if let Some(lower) = sealed_lower {
+            assert!(score >= lower, "sealed: {score} < {lower}\n{p}");
         }
         if !p.is_game_over() && p.non_losing_moves().any() {
             for (alpha, beta) in [
@@ -330,55 +521,67 @@ mod tests {
                 (3, 4),
                 (6, 7),
             ] {
-                let (min, max) = static_bounds(p, alpha, beta);
+                let (min, max) = static_bounds(p, alpha, beta, p.opponent_winning_cells());
                 assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
             }
         }
-        (max.is_some(), min.is_some())
+        [
+            max.is_some(),
+            min.is_some(),
+            sealed_upper.is_some_and(|s| max.is_none_or(|m| s < m)),
+            sealed_lower.is_some_and(|s| min.is_none_or(|m| s > m)),
+        ]
+    }
+
+    /// Adds up how often each bound of [`check_position`] applied.
+    fn tally(counts: &mut [usize; 4], applied: [bool; 4]) {
+        for (count, applied) in counts.iter_mut().zip(applied) {
+            *count += usize::from(applied);
+        }
     }
 
     /// Checks every bound on every position reachable on a small board
-    /// against exact scores; returns how often each claimeven bound applied.
-    fn check_bounds<const W: usize, const H: usize>() -> (usize, usize) {
+    /// against exact scores; returns how often each bound applied (as
+    /// [`check_position`] counts them).
+    fn check_bounds<const W: usize, const H: usize>() -> [usize; 4] {
         let mut memo = Memo::default();
-        let (mut uppers, mut lowers) = (0, 0);
+        let mut counts = [0; 4];
         for_each_position::<W, H>(|p| {
             let p = *p;
             let score = plain_negamax(&p, &mut memo);
-            let (upper, lower) = check_position(&p, score);
-            uppers += usize::from(upper);
-            lowers += usize::from(lower);
+            tally(&mut counts, check_position(&p, score));
         });
-        (uppers, lowers)
+        counts
     }
 
     #[test]
     fn bounds_hold_on_every_small_board_position() {
         // An even and an odd number of rows (the shares swap parity), and
         // room for fours on top of fours in every direction.
-        for (uppers, lowers) in [
+        for counts in [
             check_bounds::<4, 4>(),
             check_bounds::<4, 3>(),
             check_bounds::<4, 5>(),
             check_bounds::<5, 4>(),
         ] {
-            assert!(uppers > 100 && lowers > 100, "{uppers} {lowers}");
+            // 4x3 has room for few sealing threats.
+            assert!(counts.iter().all(|&c| c > 30), "{counts:?}");
         }
     }
 
     /// Checks the bounds (as [`check_position`]) on every position below
     /// random late positions of a board wider than the small ones above
     /// (with room for fours in separate columns, and up to eight odd
-    /// columns to pair); returns how often each claimeven bound applied.
+    /// columns to pair); returns how often each bound applied.
     fn check_wide_board<const W: usize, const H: usize>(
         games: usize,
         most_empty: u32,
-    ) -> (usize, usize) {
+    ) -> [usize; 4] {
         let cells = Geometry::<W, H>::CELLS;
         let mut rng = crate::rng::Rng::new(W as u64 * 100 + H as u64);
         let mut memo = Memo::default();
         let mut seen = ahash::AHashSet::default();
-        let (mut uppers, mut lowers) = (0, 0);
+        let mut counts = [0; 4];
         for _ in 0..games {
             let (_, start) =
                 crate::position::random_game::<W, H>(&mut rng, (cells - most_empty) as usize);
@@ -391,9 +594,7 @@ mod tests {
                     continue;
                 }
                 let score = plain_negamax(&p, &mut memo);
-                let (upper, lower) = check_position(&p, score);
-                uppers += usize::from(upper);
-                lowers += usize::from(lower);
+                tally(&mut counts, check_position(&p, score));
                 for col in p.playable_columns() {
                     if !p.is_winning_move(col) {
                         stack.push(p.after(col));
@@ -401,16 +602,16 @@ mod tests {
                 }
             }
         }
-        (uppers, lowers)
+        counts
     }
 
     #[test]
     fn bounds_hold_below_late_positions_of_wide_boards() {
-        for (uppers, lowers) in [
+        for counts in [
             check_wide_board::<8, 4>(300, 14),
             check_wide_board::<9, 4>(200, 14),
         ] {
-            assert!(uppers > 10_000 && lowers > 10_000, "{uppers} {lowers}");
+            assert!(counts.iter().all(|&c| c > 10_000), "{counts:?}");
         }
     }
 

@@ -243,7 +243,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             record!(n, LastMoves);
             return 0;
         }
-        let (min, max) = static_bounds(p, alpha, beta);
+        let (min, max) = static_bounds(p, alpha, beta, threats);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
