@@ -297,16 +297,17 @@ fn sealing_threats<const W: usize, const H: usize>(
     // less the H - r + 1 cells from the one below the threat up.
     let empty = open.count() as usize;
     let rows = Geometry::<W, H>::ROW_PARITY[(empty + H + usize::from(!odd_below)) % 2];
-    let threats = winning & open & (open << 1) & rows;
-    // The lowest in each column: no threat of these below it.
-    let mut lowest = Bitboard::EMPTY;
-    for cell in threats.iter() {
-        let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(cell));
-        if (lowest & column).is_empty() {
-            lowest |= cell;
-        }
-    }
-    lowest
+    let threats = (winning & open & (open << 1) & rows).bits();
+    Bitboard(threats & !above::<W, H>(threats))
+}
+
+/// The cells strictly above the lowest bit of `under` in each column:
+/// borrowing from each column's sentinel sets that bit and flips every
+/// bit above it.
+#[inline(always)]
+fn above<const W: usize, const H: usize>(under: u64) -> u64 {
+    let borrowed = Geometry::<W, H>::SENTINELS.bits().wrapping_sub(under);
+    (borrowed | under) ^ (borrowed & under)
 }
 
 /// The move by which a claimer sealing a column with its threat wins at
@@ -363,7 +364,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
     open: Bitboard,
 ) -> Option<i32> {
     let threats = sealing_threats::<W, H>(p.winning_cells(), open, true);
-    let mut best: Option<i32> = None;
+    let mut best = None;
     for threat in threats.iter() {
         let (sealed, ceiling, latest) = seal::<W, H>(threat);
         let below = open & !sealed;
@@ -376,8 +377,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
             continue;
         }
         if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
-            let score = Solver::<W, H>::win_score(latest as i32 - 1);
-            best = Some(best.map_or(score, |b| b.max(score)));
+            best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
             continue;
         }
         for cell in next.iter() {
@@ -387,8 +387,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
                 claimeven_below::<W, H>(them, us, below & !cell, after, false, ceiling)
             {
                 let k = sealed_win(outcome, latest);
-                let score = Solver::<W, H>::win_score(k - 1);
-                best = Some(best.map_or(score, |b| b.max(score)));
+                best = best.max(Some(Solver::<W, H>::win_score(k - 1)));
             }
         }
     }
@@ -456,14 +455,7 @@ fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bit
     // Raising a four's lowest bit by 3 rows, where it stays in its column.
     let low_rows = Geometry::<W, H>::BOTTOM.bits() * ((1u64 << H.saturating_sub(3)) - 1);
     let raise = |b: u64| (b & low_rows) << 3;
-    let sentinels = Geometry::<W, H>::SENTINELS.bits();
-    // The cells strictly above the lowest bit of `under` in each column:
-    // borrowing from each column's sentinel sets that bit and flips every
-    // bit above it.
-    let above = |under: u64| {
-        let borrowed = sentinels.wrapping_sub(under);
-        (borrowed | under) ^ (borrowed & under)
-    };
+    let above = above::<W, H>;
     // A four of the other's covers one of ours starting in the same column
     // when each of its cells lies lower in its column. Under our flat
     // four: a flat or falling one starting lower, or a rising one whose top
