@@ -18,6 +18,7 @@
 //!   threat's owner, ends with the other side forced to play under the
 //!   threat, which makes the owner's four.
 
+use super::search::Threats;
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
@@ -36,7 +37,7 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
-    opponent_threats: Bitboard,
+    threats: Threats,
 ) -> (i32, i32) {
     let n = p.moves_played() as i32;
     let open = Geometry::<W, H>::BOARD & !p.occupied();
@@ -58,15 +59,20 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
         return (min, max);
     }
     // The sealing threats cost more to look for: only where the cheaper
-    // bounds left the window open.
-    if let Some(sealed) = sealed_min(p, open) {
-        min = min.max(sealed);
-        if min >= beta {
-            return (min, max);
+    // bounds left the window open, and where the late win a seal gives
+    // could narrow it.
+    if alpha.max(min) < best_win::<W, H>() {
+        if let Some(sealed) = sealed_min(p, open, threats.ours, alpha.max(min)) {
+            min = min.max(sealed);
+            if min >= beta {
+                return (min, max);
+            }
         }
     }
-    if let Some(sealed) = sealed_max(p, open, opponent_threats) {
-        max = max.min(sealed);
+    if beta.min(max) > -best_win::<W, H>() {
+        if let Some(sealed) = sealed_max(p, open, threats.theirs, beta.min(max)) {
+            max = max.min(sealed);
+        }
     }
     (min, max)
 }
@@ -323,12 +329,14 @@ fn sealed_win(outcome: Outcome, latest: u32) -> i32 {
 /// An upper bound on the score of `p` (`open` being the empty cells):
 /// the opponent wins if one of its threats seals its column with an even
 /// number of empty cells below the seal, where it claims even against
-/// us. None where no threat does.
+/// us. None where no threat does; looser where it could not narrow the
+/// window below `beta` anyway.
 #[inline(always)]
 pub(super) fn sealed_max<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
     opponent_threats: Bitboard,
+    beta: i32,
 ) -> Option<i32> {
     let threats = sealing_threats::<W, H>(opponent_threats, open, false);
     let mut best: Option<i32> = None;
@@ -338,12 +346,15 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
         // The cell under the threat counts as ours: playing it could
         // complete one of our fours.
         let us = p.current() | (threat >> 1);
+        // Where a loss by `latest` would not narrow the window, only a
+        // sooner one does, which claimeven tells for less.
+        let need_win = -Solver::<W, H>::win_score(latest as i32 - 1) >= beta;
         if let Some(outcome) = claimeven_below::<W, H>(
             us,
             p.opponent(),
             below,
             p.playable() & below,
-            false,
+            need_win,
             ceiling,
         ) {
             let k = sealed_win(outcome, latest);
@@ -357,13 +368,16 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
 /// A lower bound on the score of `p` (`open` being the empty cells):
 /// we win if one of our threats seals its column with an odd number of
 /// empty cells below the seal, where after one move we claim even. The
-/// best over our threats and moves; none where none gives one.
+/// best over our threats and moves; none where none gives one; looser
+/// where it could not narrow the window above `alpha` anyway.
 #[inline(always)]
 pub(super) fn sealed_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
     open: Bitboard,
+    own_threats: Bitboard,
+    alpha: i32,
 ) -> Option<i32> {
-    let threats = sealing_threats::<W, H>(p.winning_cells(), open, true);
+    let threats = sealing_threats::<W, H>(own_threats, open, true);
     let mut best = None;
     for threat in threats.iter() {
         let (sealed, ceiling, latest) = seal::<W, H>(threat);
@@ -376,7 +390,14 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
         if Geometry::<W, H>::has_four(them | (below & ceiling & !next)) {
             continue;
         }
-        if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
+        // Where a win by `latest` would not narrow the window, only a
+        // sooner one does, which takes a four of ours below the seal.
+        let need_win = Solver::<W, H>::win_score(latest as i32 - 1) <= alpha;
+        if need_win {
+            if !Geometry::<W, H>::has_four(p.current() | next | (below & !ceiling)) {
+                continue;
+            }
+        } else if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
             best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
             continue;
         }
@@ -384,7 +405,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
             let after = Geometry::<W, H>::playable_after(next, cell) & below;
             let us = p.current() | cell;
             if let Some(outcome) =
-                claimeven_below::<W, H>(them, us, below & !cell, after, false, ceiling)
+                claimeven_below::<W, H>(them, us, below & !cell, after, need_win, ceiling)
             {
                 let k = sealed_win(outcome, latest);
                 best = best.max(Some(Solver::<W, H>::win_score(k - 1)));
@@ -493,11 +514,11 @@ mod tests {
         if let Some(min) = min {
             assert!(score >= min, "{score} < {min}\n{p}");
         }
-        let sealed_upper = sealed_max(p, open, p.opponent_winning_cells());
+        let sealed_upper = sealed_max(p, open, p.opponent_winning_cells(), 100);
         if let Some(upper) = sealed_upper {
             assert!(score <= upper, "sealed: {score} > {upper}\n{p}");
         }
-        let sealed_lower = sealed_min(p, open);
+        let sealed_lower = sealed_min(p, open, p.winning_cells(), -100);
         if let Some(lower) = sealed_lower {
             assert!(score >= lower, "sealed: {score} < {lower}\n{p}");
         }
@@ -513,7 +534,11 @@ mod tests {
                 (3, 4),
                 (6, 7),
             ] {
-                let (min, max) = static_bounds(p, alpha, beta, p.opponent_winning_cells());
+                let threats = Threats {
+                    ours: p.winning_cells(),
+                    theirs: p.opponent_winning_cells(),
+                };
+                let (min, max) = static_bounds(p, alpha, beta, threats);
                 assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
             }
         }

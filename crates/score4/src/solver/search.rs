@@ -118,6 +118,28 @@ struct Candidates {
     opponent_threats: Bitboard,
 }
 
+/// The empty cells that would complete four for each side of a position:
+/// each search needs both, and its parent has them already.
+#[derive(Clone, Copy)]
+pub(super) struct Threats {
+    /// The side to move's.
+    pub(super) ours: Bitboard,
+    /// The opponent's.
+    pub(super) theirs: Bitboard,
+}
+
+impl Threats {
+    /// The threats after the side to move plays `cell`, given the new
+    /// mover's opponent's (`theirs`, which take the new disc to compute).
+    #[inline(always)]
+    fn after(self, cell: Bitboard, theirs: Bitboard) -> Threats {
+        Threats {
+            ours: self.theirs & !cell,
+            theirs,
+        }
+    }
+}
+
 /// One thread's search: the shared tables, its own counters, plain data.
 /// A measuring search (`STATS`) also counts its events.
 pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> {
@@ -206,19 +228,23 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// not be over; every caller checks that, and every move searched keeps
     /// it true for the child.
     pub(super) fn negamax(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
-        self.negamax_with(p, alpha, beta, None, p.opponent_winning_cells())
+        let threats = Threats {
+            ours: p.winning_cells(),
+            theirs: p.opponent_winning_cells(),
+        };
+        self.negamax_with(p, alpha, beta, None, threats)
     }
 
     /// [`negamax`](Self::negamax) given what the caller knows already: the
-    /// table key of `p` if it has it, and the opponent's winning cells,
-    /// which ranking the moves of the parent computed.
+    /// table key of `p` if it has it, and both sides' winning cells, which
+    /// the parent had already.
     fn negamax_with(
         &mut self,
         p: &Position<W, H>,
         mut alpha: i32,
         mut beta: i32,
         known_key: Option<u64>,
-        threats: Bitboard,
+        both: Threats,
     ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
@@ -231,6 +257,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             }
         }
         let n = p.moves_played() as i32;
+        let threats = both.theirs;
 
         let candidates = p.non_losing_moves_against(threats);
         if candidates.is_empty() {
@@ -243,7 +270,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             record!(n, LastMoves);
             return 0;
         }
-        let (min, max) = static_bounds(p, alpha, beta, threats);
+        let (min, max) = static_bounds(p, alpha, beta, both);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
@@ -271,7 +298,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
                 self.table(n + 1).prefetch(key);
                 key
             });
-            let child_threats = child.opponent_winning_cells();
+            let child_threats = both.after(candidates, child.opponent_winning_cells());
             return -self.negamax_with(&child, -beta, -alpha, key, child_threats);
         }
         let moves = Candidates {
@@ -429,7 +456,11 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         // to score.
         let known = |cell: Bitboard| {
             let col = Geometry::<W, H>::column_of(cell);
-            (child_keys.map(|k| k[col]), child_threats[col], at_most[col])
+            let threats = Threats {
+                ours: candidates.opponent_threats & !cell,
+                theirs: child_threats[col],
+            };
+            (child_keys.map(|k| k[col]), threats, at_most[col])
         };
         let mut put_off = Bitboard::EMPTY;
         let first_searched = self.nodes;
@@ -485,7 +516,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         &mut self,
         p: &Position<W, H>,
         cell: Bitboard,
-        known: (Option<u64>, Bitboard, i32),
+        known: (Option<u64>, Threats, i32),
         alpha: &mut i32,
         beta: i32,
         best: &mut (i32, usize),
