@@ -271,12 +271,16 @@ fn claimeven_below<const W: usize, const H: usize>(
 /// is full, must play under the threat. The claimer then wins there at
 /// the latest, unless the other side's share makes four first.
 ///
-/// Returns the cells out of play (the cell below the threat and all above
-/// it), the rows of the cells above each column's top below the seal (as
-/// [`claimeven_below`] takes them), and the move (counted from the first
-/// of the game) that fills the threat at the latest.
+/// Returns the empty cells still in play (`open` less the cell below the
+/// threat and all above it), the rows of the cells above each column's
+/// top below the seal (as [`claimeven_below`] takes them), and the move
+/// (counted from the first of the game) that fills the threat at the
+/// latest.
 #[inline(always)]
-fn seal<const W: usize, const H: usize>(threat: Bitboard) -> (Bitboard, Bitboard, u32) {
+fn seal<const W: usize, const H: usize>(
+    threat: Bitboard,
+    open: Bitboard,
+) -> (Bitboard, Bitboard, u32) {
     let below = threat >> 1;
     let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(threat));
     let sealed = column & !Bitboard(below.bits() - 1);
@@ -285,7 +289,7 @@ fn seal<const W: usize, const H: usize>(threat: Bitboard) -> (Bitboard, Bitboard
     let row_below = (below.bits().trailing_zeros() as usize) % (H + 1);
     let ceiling = (parity[H % 2] & !column) | (parity[row_below % 2] & column);
     let latest = Geometry::<W, H>::CELLS - sealed.count() + 2;
-    (sealed, ceiling, latest)
+    (open & !sealed, ceiling, latest)
 }
 
 /// The claimer's threats that can seal their column in time: empty, with
@@ -341,8 +345,7 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
     let threats = sealing_threats::<W, H>(opponent_threats, open, false);
     let mut best: Option<i32> = None;
     for threat in threats.iter() {
-        let (sealed, ceiling, latest) = seal::<W, H>(threat);
-        let below = open & !sealed;
+        let (below, ceiling, latest) = seal::<W, H>(threat, open);
         // The cell under the threat counts as ours: playing it could
         // complete one of our fours.
         let us = p.current() | (threat >> 1);
@@ -380,8 +383,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
     let threats = sealing_threats::<W, H>(own_threats, open, true);
     let mut best = None;
     for threat in threats.iter() {
-        let (sealed, ceiling, latest) = seal::<W, H>(threat);
-        let below = open & !sealed;
+        let (below, ceiling, latest) = seal::<W, H>(threat, open);
         let next = p.playable() & below;
         let them = p.opponent() | (threat >> 1);
         // Whatever we play first, the opponent's share holds its discs and

@@ -110,12 +110,13 @@ impl<'t> Shared<'t> {
     }
 }
 
-/// The moves of a position worth searching, with the opponent's winning
-/// cells they were chosen against (ranking them needs those again).
+/// The moves of a position worth searching, with both sides' winning
+/// cells: the opponent's they were chosen against (ranking them needs
+/// those again), and both for the children's.
 #[derive(Clone, Copy)]
 struct Candidates {
     cells: Bitboard,
-    opponent_threats: Bitboard,
+    threats: Threats,
 }
 
 /// The empty cells that would complete four for each side of a position:
@@ -303,7 +304,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         }
         let moves = Candidates {
             cells: candidates,
-            opponent_threats: threats,
+            threats: both,
         };
         if Self::CELLS - n < TABLE_MIN_EMPTY {
             return self.search_moves(p, moves, None, None, alpha, beta).0;
@@ -396,13 +397,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         beta: i32,
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
-        let (moves, winning, child_threats) = ordered_moves(
-            p,
-            candidates.opponent_threats,
-            candidates.cells,
-            hint,
-            alpha,
-        );
+        let (moves, winning, child_threats) =
+            ordered_moves(p, candidates.threats.theirs, candidates.cells, hint, alpha);
         if winning.any() {
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.
@@ -456,10 +452,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         // to score.
         let known = |cell: Bitboard| {
             let col = Geometry::<W, H>::column_of(cell);
-            let threats = Threats {
-                ours: candidates.opponent_threats & !cell,
-                theirs: child_threats[col],
-            };
+            let threats = candidates.threats.after(cell, child_threats[col]);
             (child_keys.map(|k| k[col]), threats, at_most[col])
         };
         let mut put_off = Bitboard::EMPTY;
