@@ -16,7 +16,8 @@
 //!   empty cell under a side's winning cell, so the cells from there up
 //!   are out of play. Claimeven on the board below that seal, won by the
 //!   threat's owner, ends with the other side forced to play under the
-//!   threat, which makes the owner's four.
+//!   threat, which makes the owner's four. Two threats in two columns
+//!   seal both.
 
 use super::search::Threats;
 use super::Solver;
@@ -271,25 +272,89 @@ fn claimeven_below<const W: usize, const H: usize>(
 /// is full, must play under the threat. The claimer then wins there at
 /// the latest, unless the other side's share makes four first.
 ///
-/// Returns the empty cells still in play (`open` less the cell below the
-/// threat and all above it), the rows of the cells above each column's
-/// top below the seal (as [`claimeven_below`] takes them), and the move
-/// (counted from the first of the game) that fills the threat at the
-/// latest.
+/// Two threats of the claimer's in different columns seal both at once
+/// ([`Seal::with`]): once the board below both is full, the other side
+/// must play under one of them. That fixes the parity of the board below
+/// where neither threat alone does, and leaves the other side fewer cells.
 #[inline(always)]
-fn seal<const W: usize, const H: usize>(
-    threat: Bitboard,
-    open: Bitboard,
-) -> (Bitboard, Bitboard, u32) {
-    let below = threat >> 1;
+fn seal<const W: usize, const H: usize>(threat: Bitboard, open: Bitboard) -> Seal {
+    let under = threat >> 1;
     let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(threat));
-    let sealed = column & !Bitboard(below.bits() - 1);
+    let sealed = column & !Bitboard(under.bits() - 1);
     // The cell below the threat is the column's new ceiling.
     let parity = &Geometry::<W, H>::ROW_PARITY;
-    let row_below = (below.bits().trailing_zeros() as usize) % (H + 1);
+    let row_below = (under.bits().trailing_zeros() as usize) % (H + 1);
     let ceiling = (parity[H % 2] & !column) | (parity[row_below % 2] & column);
-    let latest = Geometry::<W, H>::CELLS - sealed.count() + 2;
-    (open & !sealed, ceiling, latest)
+    Seal {
+        below: open & !sealed,
+        ceiling,
+        latest: Geometry::<W, H>::CELLS - sealed.count() + 2,
+        under,
+        column,
+    }
+}
+
+/// What sealing one or two columns leaves in play (see [`seal`]).
+#[derive(Clone, Copy)]
+struct Seal {
+    /// The empty cells still in play.
+    below: Bitboard,
+    /// The rows of the cells above each column's top in play, as
+    /// [`claimeven_below`] takes them.
+    ceiling: Bitboard,
+    /// The move (counted from the first of the game) that fills a sealing
+    /// threat at the latest.
+    latest: u32,
+    /// The cells right under the sealing threats.
+    under: Bitboard,
+    /// The sealed columns.
+    column: Bitboard,
+}
+
+impl Seal {
+    /// Both seals at once, in different columns: whoever must move once
+    /// the board below both is full plays under one of the threats.
+    #[inline(always)]
+    fn with<const W: usize, const H: usize>(self, other: Seal) -> Seal {
+        Seal {
+            below: self.below & other.below,
+            ceiling: (self.ceiling & !other.column) | (other.ceiling & other.column),
+            latest: self.latest + other.latest - Geometry::<W, H>::CELLS - 2,
+            under: self.under | other.under,
+            column: self.column | other.column,
+        }
+    }
+}
+
+/// Every set of the claimer's threats worth sealing together, calling
+/// `f` with each set's [`Seal`]: each threat that seals its column with
+/// the number of cells below it that `odd_below` asks (see
+/// [`sealing_threats`]), and each pair of the lowest threats of two
+/// columns whose cells below both number so.
+#[inline(always)]
+fn each_seal<const W: usize, const H: usize>(
+    winning: Bitboard,
+    open: Bitboard,
+    odd_below: bool,
+    mut f: impl FnMut(Seal),
+) {
+    for threat in sealing_threats::<W, H>(winning, open, odd_below).iter() {
+        f(seal::<W, H>(threat, open));
+    }
+    let all = (winning & open & (open << 1)).bits();
+    let lowest = Bitboard(all & !above::<W, H>(all));
+    if !lowest.has_several() {
+        return;
+    }
+    for a in lowest.iter() {
+        let first = seal::<W, H>(a, open);
+        for b in Bitboard(lowest.bits() & !((a.bits() << 1) - 1)).iter() {
+            let both = first.with::<W, H>(seal::<W, H>(b, open));
+            if (both.below.count() % 2 == 1) == odd_below {
+                f(both);
+            }
+        }
+    }
 }
 
 /// The claimer's threats that can seal their column in time: empty, with
@@ -331,9 +396,9 @@ fn sealed_win(outcome: Outcome, latest: u32) -> i32 {
 }
 
 /// An upper bound on the score of `p` (`open` being the empty cells):
-/// the opponent wins if one of its threats seals its column with an even
-/// number of empty cells below the seal, where it claims even against
-/// us. None where no threat does; looser where it could not narrow the
+/// the opponent wins if one of its threats (or two together) seals its
+/// column with an even number of empty cells below the seal, where it
+/// claims even against us. None where no seal does; looser where it could not narrow the
 /// window below `beta` anyway.
 #[inline(always)]
 pub(super) fn sealed_max<const W: usize, const H: usize>(
@@ -342,36 +407,34 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
     opponent_threats: Bitboard,
     beta: i32,
 ) -> Option<i32> {
-    let threats = sealing_threats::<W, H>(opponent_threats, open, false);
     let mut best: Option<i32> = None;
-    for threat in threats.iter() {
-        let (below, ceiling, latest) = seal::<W, H>(threat, open);
-        // The cell under the threat counts as ours: playing it could
+    each_seal::<W, H>(opponent_threats, open, false, |seal| {
+        // The cells under the threats count as ours: playing one could
         // complete one of our fours.
-        let us = p.current() | (threat >> 1);
+        let us = p.current() | seal.under;
         // Where a loss by `latest` would not narrow the window, only a
         // sooner one does, which claimeven tells for less.
-        let need_win = -Solver::<W, H>::win_score(latest as i32 - 1) >= beta;
+        let need_win = -Solver::<W, H>::win_score(seal.latest as i32 - 1) >= beta;
         if let Some(outcome) = claimeven_below::<W, H>(
             us,
             p.opponent(),
-            below,
-            p.playable() & below,
+            seal.below,
+            p.playable() & seal.below,
             need_win,
-            ceiling,
+            seal.ceiling,
         ) {
-            let k = sealed_win(outcome, latest);
+            let k = sealed_win(outcome, seal.latest);
             let score = -Solver::<W, H>::win_score(k - 1);
             best = Some(best.map_or(score, |b| b.min(score)));
         }
-    }
+    });
     best
 }
 
 /// A lower bound on the score of `p` (`open` being the empty cells):
-/// we win if one of our threats seals its column with an odd number of
-/// empty cells below the seal, where after one move we claim even. The
-/// best over our threats and moves; none where none gives one; looser
+/// we win if one of our threats (or two together) seals its column with
+/// an odd number of empty cells below the seal, where after one move we
+/// claim even. The best over our seals and moves; none where none gives one; looser
 /// where it could not narrow the window above `alpha` anyway.
 #[inline(always)]
 pub(super) fn sealed_min<const W: usize, const H: usize>(
@@ -380,28 +443,27 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
     own_threats: Bitboard,
     alpha: i32,
 ) -> Option<i32> {
-    let threats = sealing_threats::<W, H>(own_threats, open, true);
     let mut best = None;
-    for threat in threats.iter() {
-        let (below, ceiling, latest) = seal::<W, H>(threat, open);
+    each_seal::<W, H>(own_threats, open, true, |seal| {
+        let (below, ceiling, latest) = (seal.below, seal.ceiling, seal.latest as i32);
         let next = p.playable() & below;
-        let them = p.opponent() | (threat >> 1);
+        let them = p.opponent() | seal.under;
         // Whatever we play first, the opponent's share holds its discs and
         // the cells below the seal of its parity that are not playable;
         // at most also the playable ones and those right above them.
         if Geometry::<W, H>::has_four(them | (below & ceiling & !next)) {
-            continue;
+            return;
         }
         // Where a win by `latest` would not narrow the window, only a
         // sooner one does, which takes a four of ours below the seal.
-        let need_win = Solver::<W, H>::win_score(latest as i32 - 1) <= alpha;
+        let need_win = Solver::<W, H>::win_score(latest - 1) <= alpha;
         if need_win {
             if !Geometry::<W, H>::has_four(p.current() | next | (below & !ceiling)) {
-                continue;
+                return;
             }
         } else if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
-            best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
-            continue;
+            best = best.max(Some(Solver::<W, H>::win_score(latest - 1)));
+            return;
         }
         for cell in next.iter() {
             let after = Geometry::<W, H>::playable_after(next, cell) & below;
@@ -409,11 +471,11 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
             if let Some(outcome) =
                 claimeven_below::<W, H>(them, us, below & !cell, after, need_win, ceiling)
             {
-                let k = sealed_win(outcome, latest);
+                let k = sealed_win(outcome, latest as u32);
                 best = best.max(Some(Solver::<W, H>::win_score(k - 1)));
             }
         }
-    }
+    });
     best
 }
 
@@ -497,12 +559,29 @@ mod tests {
     use crate::position::for_each_position;
     use crate::solver::plain::{plain_negamax, Memo};
 
+    /// The sealed bounds of `p` from single threats alone: each column's
+    /// threats passed by themselves leave no pair to seal.
+    fn single_seals<const W: usize, const H: usize>(p: &Position<W, H>) -> [Option<i32>; 2] {
+        let open = Geometry::<W, H>::BOARD & !p.occupied();
+        let (mut upper, mut lower) = (None, None);
+        for col in 0..W {
+            let column = Geometry::<W, H>::column(col);
+            if let Some(u) = sealed_max(p, open, p.opponent_winning_cells() & column, 100) {
+                upper = Some(upper.map_or(u, |b: i32| b.min(u)));
+            }
+            lower = lower.max(sealed_min(p, open, p.winning_cells() & column, -100));
+        }
+        [upper, lower]
+    }
+
     /// Checks every bound of `p` against its exact `score`: the claimeven
     /// ones and, at a wide window and at null windows near zero and far from
     /// it (which ask for fast wins), the static bounds. Returns whether each
-    /// claimeven bound (upper, lower) applied, and whether each sealing
-    /// bound (upper, lower) was tighter than claimeven's.
-    fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 4] {
+    /// claimeven bound (upper, lower) applied, whether each sealing bound
+    /// (upper, lower) was tighter than claimeven's, and whether each was
+    /// tighter than single threats' seals give (so two threats sealed
+    /// together).
+    fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 6] {
         let open = Geometry::<W, H>::BOARD & !p.occupied();
         let max = claimeven_max(p, open, 100);
         if let Some(max) = max {
@@ -510,7 +589,7 @@ mod tests {
         }
         // Like the search, never where a move wins at once.
         if p.can_win_next() {
-            return [max.is_some(), false, false, false];
+            return [max.is_some(), false, false, false, false, false];
         }
         let min = claimeven_min(p, open, -100);
         if let Some(min) = min {
@@ -544,16 +623,19 @@ mod tests {
                 assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
             }
         }
+        let [single_upper, single_lower] = single_seals(p);
         [
             max.is_some(),
             min.is_some(),
             sealed_upper.is_some_and(|s| max.is_none_or(|m| s < m)),
             sealed_lower.is_some_and(|s| min.is_none_or(|m| s > m)),
+            sealed_upper.is_some_and(|s| single_upper.is_none_or(|m| s < m)),
+            sealed_lower.is_some_and(|s| single_lower.is_none_or(|m| s > m)),
         ]
     }
 
     /// Adds up how often each bound of [`check_position`] applied.
-    fn tally(counts: &mut [usize; 4], applied: [bool; 4]) {
+    fn tally(counts: &mut [usize; 6], applied: [bool; 6]) {
         for (count, applied) in counts.iter_mut().zip(applied) {
             *count += usize::from(applied);
         }
@@ -562,9 +644,9 @@ mod tests {
     /// Checks every bound on every position reachable on a small board
     /// against exact scores; returns how often each bound applied (as
     /// [`check_position`] counts them).
-    fn check_bounds<const W: usize, const H: usize>() -> [usize; 4] {
+    fn check_bounds<const W: usize, const H: usize>() -> [usize; 6] {
         let mut memo = Memo::default();
-        let mut counts = [0; 4];
+        let mut counts = [0; 6];
         for_each_position::<W, H>(|p| {
             let p = *p;
             let score = plain_negamax(&p, &mut memo);
@@ -577,6 +659,7 @@ mod tests {
     fn bounds_hold_on_every_small_board_position() {
         // An even and an odd number of rows (the shares swap parity), and
         // room for fours on top of fours in every direction.
+        let mut pairs = 0;
         for counts in [
             check_bounds::<4, 4>(),
             check_bounds::<4, 3>(),
@@ -584,8 +667,12 @@ mod tests {
             check_bounds::<5, 4>(),
         ] {
             // 4x3 has room for few sealing threats.
-            assert!(counts.iter().all(|&c| c > 30), "{counts:?}");
+            assert!(counts[..4].iter().all(|&c| c > 30), "{counts:?}");
+            pairs += counts[4] + counts[5];
         }
+        // Two seals together need room for two threats side by side: 4x5
+        // and 5x4 have it (the wide boards below test it more).
+        assert!(pairs > 1_000, "{pairs}");
     }
 
     /// Checks the bounds (as [`check_position`]) on every position below
@@ -595,12 +682,12 @@ mod tests {
     fn check_wide_board<const W: usize, const H: usize>(
         games: usize,
         most_empty: u32,
-    ) -> [usize; 4] {
+    ) -> [usize; 6] {
         let cells = Geometry::<W, H>::CELLS;
         let mut rng = crate::rng::Rng::new(W as u64 * 100 + H as u64);
         let mut memo = Memo::default();
         let mut seen = ahash::AHashSet::default();
-        let mut counts = [0; 4];
+        let mut counts = [0; 6];
         for _ in 0..games {
             let (_, start) =
                 crate::position::random_game::<W, H>(&mut rng, (cells - most_empty) as usize);
@@ -630,7 +717,8 @@ mod tests {
             check_wide_board::<8, 4>(300, 14),
             check_wide_board::<9, 4>(200, 14),
         ] {
-            assert!(counts.iter().all(|&c| c > 10_000), "{counts:?}");
+            assert!(counts[..4].iter().all(|&c| c > 10_000), "{counts:?}");
+            assert!(counts[4..].iter().all(|&c| c > 1_000), "{counts:?}");
         }
     }
 
