@@ -313,7 +313,8 @@ struct Seal {
 
 impl Seal {
     /// Both seals at once, in different columns: whoever must move once
-    /// the board below both is full plays under one of the threats.
+    /// the board below both is full plays under one of the threats. The
+    /// cells out of play add up, so `latest` falls by the other's.
     #[inline(always)]
     fn with<const W: usize, const H: usize>(self, other: Seal) -> Seal {
         Seal {
@@ -338,11 +339,11 @@ fn each_seal<const W: usize, const H: usize>(
     odd_below: bool,
     mut f: impl FnMut(Seal),
 ) {
-    for threat in sealing_threats::<W, H>(winning, open, odd_below).iter() {
+    let threats = winning & open & (open << 1);
+    for threat in sealing_threats::<W, H>(threats, open, odd_below).iter() {
         f(seal::<W, H>(threat, open));
     }
-    let all = (winning & open & (open << 1)).bits();
-    let lowest = Bitboard(all & !above::<W, H>(all));
+    let lowest = lowest_in_columns::<W, H>(threats);
     if !lowest.has_several() {
         return;
     }
@@ -357,14 +358,14 @@ fn each_seal<const W: usize, const H: usize>(
     }
 }
 
-/// The claimer's threats that can seal their column in time: empty, with
-/// an empty cell below, and where the cells below the seal number what
-/// `odd_below` asks (an odd number, when the claimer moves first below
-/// them; an even one, when the other side does). The lowest of each
-/// column.
+/// Among the claimer's `threats` (empty, with an empty cell below), those
+/// that can seal their column in time alone: where the cells below the
+/// seal number what `odd_below` asks (an odd number, when the claimer
+/// moves first below them; an even one, when the other side does). The
+/// lowest of each column.
 #[inline(always)]
 fn sealing_threats<const W: usize, const H: usize>(
-    winning: Bitboard,
+    threats: Bitboard,
     open: Bitboard,
     odd_below: bool,
 ) -> Bitboard {
@@ -372,8 +373,13 @@ fn sealing_threats<const W: usize, const H: usize>(
     // less the H - r + 1 cells from the one below the threat up.
     let empty = open.count() as usize;
     let rows = Geometry::<W, H>::ROW_PARITY[(empty + H + usize::from(!odd_below)) % 2];
-    let threats = (winning & open & (open << 1) & rows).bits();
-    Bitboard(threats & !above::<W, H>(threats))
+    lowest_in_columns::<W, H>(threats & rows)
+}
+
+/// The lowest cell of `cells` in each column.
+#[inline(always)]
+fn lowest_in_columns<const W: usize, const H: usize>(cells: Bitboard) -> Bitboard {
+    Bitboard(cells.bits() & !above::<W, H>(cells.bits()))
 }
 
 /// The cells strictly above the lowest bit of `under` in each column:
@@ -398,8 +404,8 @@ fn sealed_win(outcome: Outcome, latest: u32) -> i32 {
 /// An upper bound on the score of `p` (`open` being the empty cells):
 /// the opponent wins if one of its threats (or two together) seals its
 /// column with an even number of empty cells below the seal, where it
-/// claims even against us. None where no seal does; looser where it could not narrow the
-/// window below `beta` anyway.
+/// claims even against us. None where no seal does; looser where it
+/// could not narrow the window below `beta` anyway.
 #[inline(always)]
 pub(super) fn sealed_max<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -434,8 +440,8 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
 /// A lower bound on the score of `p` (`open` being the empty cells):
 /// we win if one of our threats (or two together) seals its column with
 /// an odd number of empty cells below the seal, where after one move we
-/// claim even. The best over our seals and moves; none where none gives one; looser
-/// where it could not narrow the window above `alpha` anyway.
+/// claim even. The best over our seals and moves; none where none gives
+/// one; looser where it could not narrow the window above `alpha` anyway.
 #[inline(always)]
 pub(super) fn sealed_min<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -445,7 +451,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
 ) -> Option<i32> {
     let mut best = None;
     each_seal::<W, H>(own_threats, open, true, |seal| {
-        let (below, ceiling, latest) = (seal.below, seal.ceiling, seal.latest as i32);
+        let (below, ceiling, latest) = (seal.below, seal.ceiling, seal.latest);
         let next = p.playable() & below;
         let them = p.opponent() | seal.under;
         // Whatever we play first, the opponent's share holds its discs and
@@ -456,13 +462,13 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
         }
         // Where a win by `latest` would not narrow the window, only a
         // sooner one does, which takes a four of ours below the seal.
-        let need_win = Solver::<W, H>::win_score(latest - 1) <= alpha;
+        let need_win = Solver::<W, H>::win_score(latest as i32 - 1) <= alpha;
         if need_win {
             if !Geometry::<W, H>::has_four(p.current() | next | (below & !ceiling)) {
                 return;
             }
         } else if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
-            best = best.max(Some(Solver::<W, H>::win_score(latest - 1)));
+            best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
             return;
         }
         for cell in next.iter() {
@@ -471,7 +477,7 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
             if let Some(outcome) =
                 claimeven_below::<W, H>(them, us, below & !cell, after, need_win, ceiling)
             {
-                let k = sealed_win(outcome, latest as u32);
+                let k = sealed_win(outcome, latest);
                 best = best.max(Some(Solver::<W, H>::win_score(k - 1)));
             }
         }
