@@ -160,20 +160,47 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
     open: Bitboard,
     need_win: bool,
 ) -> Option<i32> {
-    let next = p.playable();
-    let mut best = None;
+    best_claiming_move::<W, H>(
+        p.current(),
+        p.opponent(),
+        open,
+        p.playable(),
+        need_win,
+        Geometry::<W, H>::ROW_PARITY[H % 2],
+        Outcome::claimer_score::<W, H>,
+    )
+}
+
+/// The best bound from claiming even after one move of ours: over each
+/// cell of `next` (the playable cells in play), claimeven by `us` with
+/// that disc against `them` on the `open` cells below `ceiling` (as
+/// [`claimeven_below`] takes them), each outcome scored by `score`, which
+/// never gives more than [`best_win`]. None where no move gives one.
+/// Both the whole board's floor and a seal's ask this.
+#[inline(always)]
+fn best_claiming_move<const W: usize, const H: usize>(
+    us: Bitboard,
+    them: Bitboard,
+    open: Bitboard,
+    next: Bitboard,
+    need_win: bool,
+    ceiling: Bitboard,
+    score: impl Fn(Outcome) -> i32,
+) -> Option<i32> {
+    let mut found = None;
     for cell in next.iter() {
-        let after = Geometry::<W, H>::playable_after(next, cell);
-        let us = p.current() | cell;
-        if let Some(outcome) = claimeven::<W, H>(p.opponent(), us, open & !cell, after, need_win) {
-            let score = outcome.claimer_score::<W, H>();
-            if score == best_win::<W, H>() {
-                return Some(score);
+        let after = Geometry::<W, H>::playable_after(next, cell) & open;
+        if let Some(outcome) =
+            claimeven_below::<W, H>(them, us | cell, open & !cell, after, need_win, ceiling)
+        {
+            let s = score(outcome);
+            if s == best_win::<W, H>() {
+                return Some(s);
             }
-            best = best.max(Some(score));
+            found = found.max(Some(s));
         }
     }
-    best
+    found
 }
 
 /// What claimeven settles, when the mover cannot make four.
@@ -471,16 +498,10 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
             best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
             return;
         }
-        for cell in next.iter() {
-            let after = Geometry::<W, H>::playable_after(next, cell) & below;
-            let us = p.current() | cell;
-            if let Some(outcome) =
-                claimeven_below::<W, H>(them, us, below & !cell, after, need_win, ceiling)
-            {
-                let k = sealed_win(outcome, latest);
-                best = best.max(Some(Solver::<W, H>::win_score(k - 1)));
-            }
-        }
+        let sealed = |outcome| Solver::<W, H>::win_score(sealed_win(outcome, latest) - 1);
+        let found =
+            best_claiming_move::<W, H>(p.current(), them, below, next, need_win, ceiling, sealed);
+        best = best.max(found);
     });
     best
 }
