@@ -189,6 +189,8 @@ fn best_claiming_move<const W: usize, const H: usize>(
 ) -> Option<i32> {
     let mut found = None;
     for cell in next.iter() {
+        // Under a seal, the cell above ours may be out of play; on the
+        // whole board it is always empty, and the mask changes nothing.
         let after = Geometry::<W, H>::playable_after(next, cell) & open;
         if let Some(outcome) =
             claimeven_below::<W, H>(them, us | cell, open & !cell, after, need_win, ceiling)
