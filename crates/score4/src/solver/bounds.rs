@@ -12,6 +12,10 @@
 //!   to move lying right on top of one of the other's never completes.
 //!   With an odd number, a move gives the mover the same strategy, and so
 //!   a floor.
+//! - Pairing the odd columns (Allis' baseinverse within claimeven): the
+//!   side that claims can fix which odd column answers which, and so keep
+//!   the mover from both next cells of a pair; a four of the mover's
+//!   that needs both never completes.
 //! - A threat that seals its column (Allis' odd threat): nobody plays the
 //!   empty cell under a side's winning cell, so the cells from there up
 //!   are out of play. Claimeven on the board below that seal, won by the
@@ -283,13 +287,124 @@ fn claimeven_below<const W: usize, const H: usize>(
         }
         Geometry::<W, H>::has_four(claimed)
     };
-    // The mover has fours in its share; only fours of the claimer's under
-    // them can stop them. (Written so, it compiles to fewer instructions
-    // than the same tests folded into one condition.)
-    if !claimer_wins || completes_first::<W, H>(share, claimed) {
-        return None;
+    // The mover has fours in its share; fours of the claimer's under them
+    // stop them, and so do pairs of odd columns (`paired_off`). A four
+    // with no next cell of an odd column cannot be paired off: tested
+    // first, as it settles most positions, though it leaves out the fours
+    // that the claimer's cover.
+    if claimer_wins && !completes_first::<W, H>(share, claimed) {
+        return Some(Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open)));
     }
-    Some(Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open)))
+    let odd_next = open & next & !ceiling;
+    if odd_next.has_several()
+        && !Geometry::<W, H>::has_four(share & !odd_next)
+        && paired_off::<W, H>(share, claimed, claimer_wins, odd_next)
+    {
+        return Some(if claimer_wins {
+            Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open))
+        } else {
+            Outcome::MoverCannotWin
+        });
+    }
+    None
+}
+
+/// Whether the claimer of [`claimeven_below`], pairing the columns with an
+/// odd number of empty cells in play (`odd_next` being their next cells),
+/// stops every four of the mover's `share` that the claimer's fours (in
+/// `claimed`, when `claimer_wins`) do not cover.
+///
+/// Claimeven answers a move into an odd column in another odd column. The
+/// claimer may fix beforehand which answers which: the mover then gets
+/// one next cell of each pair, never both, and the rest of both columns
+/// goes as before (both are even after the pair). So a four that holds
+/// both next cells of a pair never completes, and the claimer gets the
+/// other next cell, which its share does not count on. Whether pairs exist
+/// that each of the mover's fours holds one of is a small search: a
+/// handful of fours, each holding at most four of the (at most `W`) next
+/// cells.
+#[inline(never)]
+fn paired_off<const W: usize, const H: usize>(
+    share: Bitboard,
+    claimed: Bitboard,
+    claimer_wins: bool,
+    odd_next: Bitboard,
+) -> bool {
+    let odd = odd_next.bits();
+    let ours = share.bits();
+    // A vertical four holds at most one next cell.
+    if fours(ours, 1) != 0 {
+        return false;
+    }
+    let stride = Geometry::<W, H>::STRIDE;
+    let steps = [stride, stride + 1, stride - 1];
+    let mut starts = steps.map(|step| fours(ours, step));
+    if claimer_wins {
+        let covered = covered_starts::<W, H>(claimed);
+        for (s, c) in starts.iter_mut().zip(covered) {
+            *s &= !c;
+        }
+    }
+    let mut needs = [0u64; MAX_PAIRED_FOURS];
+    let mut count = 0;
+    for (mut left, step) in starts.into_iter().zip(steps) {
+        while left != 0 {
+            let start = left & left.wrapping_neg();
+            left &= left - 1;
+            let four = start | (start << step) | (start << (2 * step)) | (start << (3 * step));
+            let cells = four & odd;
+            if cells.count_ones() < 2 || count == needs.len() {
+                return false;
+            }
+            needs[count] = cells;
+            count += 1;
+        }
+    }
+    pairs_meet(&needs[..count], 0, &mut [0; MAX_PAIRS], 0)
+}
+
+/// The most fours of the mover's [`paired_off`] tries to pair off: more
+/// are rare, and each costs a branch of its search.
+const MAX_PAIRED_FOURS: usize = 8;
+
+/// The most pairs of odd columns: four pairs take eight of at most nine
+/// columns.
+const MAX_PAIRS: usize = 4;
+
+/// Whether disjoint pairs of cells, the first `made` of them in `pairs`
+/// (covering the cells `used`), can be extended so that each set of
+/// `needs` holds one.
+fn pairs_meet(needs: &[u64], used: u64, pairs: &mut [u64; MAX_PAIRS], made: usize) -> bool {
+    let met = |need: u64| pairs[..made].iter().any(|&pair| pair & !need == 0);
+    let Some(&need) = needs.iter().find(|&&need| !met(need)) else {
+        return true;
+    };
+    if made == MAX_PAIRS {
+        return false;
+    }
+    let mut firsts = need & !used;
+    while firsts != 0 {
+        let first = firsts & firsts.wrapping_neg();
+        firsts &= firsts - 1;
+        let mut seconds = firsts;
+        while seconds != 0 {
+            let second = seconds & seconds.wrapping_neg();
+            seconds &= seconds - 1;
+            pairs[made] = first | second;
+            if pairs_meet(needs, used | first | second, pairs, made + 1) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Each four of `discs` in one direction (`step` apart in the layout), as
+/// the bit of its lowest cell in the layout.
+#[inline(always)]
+fn fours(discs: u64, step: u32) -> u64 {
+    let pairs = discs & (discs >> step);
+    pairs & (pairs >> (2 * step))
 }
 
 /// A threat that seals its column (Allis' odd threat, made general): a
@@ -544,22 +659,23 @@ fn latest_win<const W: usize, const H: usize>(claimed: Bitboard, open: Bitboard)
 #[inline(always)]
 fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bitboard) -> bool {
     let stride = Geometry::<W, H>::STRIDE;
-    // Each four of a direction as the bit of its lowest cell in the layout:
-    // for the three that are not vertical, a cell of the leftmost column.
-    let fours = |b: u64, step: u32| {
-        let pairs = b & (b >> step);
-        pairs & (pairs >> (2 * step))
-    };
     let ours = share.bits();
     if fours(ours, 1) != 0 {
         // A vertical four cannot lie on top of another.
         return true;
     }
-    let (flat, rising, falling) = (
-        fours(ours, stride),
-        fours(ours, stride + 1),
-        fours(ours, stride - 1),
-    );
+    let [flat, rising, falling] = covered_starts::<W, H>(claimed);
+    fours(ours, stride) & !flat != 0
+        || fours(ours, stride + 1) & !rising != 0
+        || fours(ours, stride - 1) & !falling != 0
+}
+
+/// Where a flat, a rising and a falling four (as [`fours`] gives them)
+/// starts when one of the fours of `claimed` covers it: lies in the same
+/// columns, each of its cells lower.
+#[inline(always)]
+fn covered_starts<const W: usize, const H: usize>(claimed: Bitboard) -> [u64; 3] {
+    let stride = Geometry::<W, H>::STRIDE;
     let theirs = claimed.bits();
     let (t_flat, t_rising, t_falling) = (
         fours(theirs, stride),
@@ -577,9 +693,11 @@ fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bit
     // flat, rising or falling one starting lower. Under our falling one: a
     // falling one starting lower, or a flat one below our last cell. (A
     // rising one under a falling one needs seven rows; it is left out.)
-    flat & !above(t_flat | t_falling | raise(t_rising)) != 0
-        || rising & !above(t_rising | t_flat | t_falling) != 0
-        || falling & !above(t_falling | raise(t_flat)) != 0
+    [
+        above(t_flat | t_falling | raise(t_rising)),
+        above(t_rising | t_flat | t_falling),
+        above(t_falling | raise(t_flat)),
+    ]
 }
 
 #[cfg(test)]
@@ -603,14 +721,26 @@ mod tests {
         [upper, lower]
     }
 
+    /// Whether claimeven on the whole board (with an even number of empty
+    /// cells) gives a bound only by pairing odd columns: the mover's share
+    /// has a four that no four of the claimer's covers.
+    fn needs_pairs<const W: usize, const H: usize>(p: &Position<W, H>, open: Bitboard) -> bool {
+        let share = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | p.playable());
+        let claimed = p.opponent() | (open & !share);
+        let share = p.current() | share;
+        Geometry::<W, H>::has_four(share)
+            && (!Geometry::<W, H>::has_four(claimed) || completes_first::<W, H>(share, claimed))
+    }
+
     /// Checks every bound of `p` against its exact `score`: the claimeven
     /// ones and, at a wide window and at null windows near zero and far from
     /// it (which ask for fast wins), the static bounds. Returns whether each
     /// claimeven bound (upper, lower) applied, whether each sealing bound
-    /// (upper, lower) was tighter than claimeven's, and whether each was
+    /// (upper, lower) was tighter than claimeven's, whether each was
     /// tighter than single threats' seals give (so two threats sealed
-    /// together).
-    fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 6] {
+    /// together), and whether the claimeven upper bound took pairs of odd
+    /// columns.
+    fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 7] {
         let open = Geometry::<W, H>::BOARD & !p.occupied();
         let max = claimeven_max(p, open, 100);
         if let Some(max) = max {
@@ -618,7 +748,7 @@ mod tests {
         }
         // Like the search, never where a move wins at once.
         if p.can_win_next() {
-            return [max.is_some(), false, false, false, false, false];
+            return [max.is_some(), false, false, false, false, false, false];
         }
         let min = claimeven_min(p, open, -100);
         if let Some(min) = min {
@@ -660,11 +790,12 @@ mod tests {
             sealed_lower.is_some_and(|s| min.is_none_or(|m| s > m)),
             sealed_upper.is_some_and(|s| single_upper.is_none_or(|m| s < m)),
             sealed_lower.is_some_and(|s| single_lower.is_none_or(|m| s > m)),
+            max.is_some() && needs_pairs(p, open),
         ]
     }
 
     /// Adds up how often each bound of [`check_position`] applied.
-    fn tally(counts: &mut [usize; 6], applied: [bool; 6]) {
+    fn tally(counts: &mut [usize; 7], applied: [bool; 7]) {
         for (count, applied) in counts.iter_mut().zip(applied) {
             *count += usize::from(applied);
         }
@@ -673,9 +804,9 @@ mod tests {
     /// Checks every bound on every position reachable on a small board
     /// against exact scores; returns how often each bound applied (as
     /// [`check_position`] counts them).
-    fn check_bounds<const W: usize, const H: usize>() -> [usize; 6] {
+    fn check_bounds<const W: usize, const H: usize>() -> [usize; 7] {
         let mut memo = Memo::default();
-        let mut counts = [0; 6];
+        let mut counts = [0; 7];
         for_each_position::<W, H>(|p| {
             let p = *p;
             let score = plain_negamax(&p, &mut memo);
@@ -688,7 +819,7 @@ mod tests {
     fn bounds_hold_on_every_small_board_position() {
         // An even and an odd number of rows (the shares swap parity), and
         // room for fours on top of fours in every direction.
-        let mut pairs = 0;
+        let (mut pairs, mut odd_pairs) = (0, 0);
         for counts in [
             check_bounds::<4, 4>(),
             check_bounds::<4, 3>(),
@@ -698,7 +829,10 @@ mod tests {
             // 4x3 has room for few sealing threats.
             assert!(counts[..4].iter().all(|&c| c > 30), "{counts:?}");
             pairs += counts[4] + counts[5];
+            odd_pairs += counts[6];
         }
+        // Claimeven that takes pairs of odd columns to bound.
+        assert!(odd_pairs > 10_000, "{odd_pairs}");
         // Two seals together need room for two threats side by side: 4x5
         // and 5x4 have it (the wide boards below test it more).
         assert!(pairs > 1_000, "{pairs}");
@@ -711,12 +845,12 @@ mod tests {
     fn check_wide_board<const W: usize, const H: usize>(
         games: usize,
         most_empty: u32,
-    ) -> [usize; 6] {
+    ) -> [usize; 7] {
         let cells = Geometry::<W, H>::CELLS;
         let mut rng = crate::rng::Rng::new(W as u64 * 100 + H as u64);
         let mut memo = Memo::default();
         let mut seen = ahash::AHashSet::default();
-        let mut counts = [0; 6];
+        let mut counts = [0; 7];
         for _ in 0..games {
             let (_, start) =
                 crate::position::random_game::<W, H>(&mut rng, (cells - most_empty) as usize);
