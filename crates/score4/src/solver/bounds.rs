@@ -265,12 +265,7 @@ fn claimeven_below<const W: usize, const H: usize>(
     need_win: bool,
     ceiling: Bitboard,
 ) -> Option<Outcome> {
-    // The first, third, ... empty cell of a column has the parity of the
-    // cell above its top exactly when the column has an even number of
-    // empty cells.
-    let share = open & (ceiling | next);
-    let claimed = claimer | (open & !share);
-    let share = mover | share;
+    let (share, claimed) = shares(mover, claimer, open, next, ceiling);
     // Each test first where it most often settles the question.
     let claimer_wins = if need_win {
         if !Geometry::<W, H>::has_four(claimed) {
@@ -307,6 +302,24 @@ fn claimeven_below<const W: usize, const H: usize>(
         });
     }
     None
+}
+
+/// The most the mover and the least the claimer get under
+/// [`claimeven_below`]: their discs, and the mover the first, third, ...
+/// empty cell of each column and the next cell of each odd one.
+#[inline(always)]
+fn shares(
+    mover: Bitboard,
+    claimer: Bitboard,
+    open: Bitboard,
+    next: Bitboard,
+    ceiling: Bitboard,
+) -> (Bitboard, Bitboard) {
+    // The first, third, ... empty cell of a column has the parity of the
+    // cell above its top exactly when the column has an even number of
+    // empty cells.
+    let share = open & (ceiling | next);
+    (mover | share, claimer | (open & !share))
 }
 
 /// Whether the claimer of [`claimeven_below`], pairing the columns with an
@@ -360,21 +373,20 @@ fn paired_off<const W: usize, const H: usize>(
             count += 1;
         }
     }
-    pairs_meet(&needs[..count], 0, &mut [0; MAX_PAIRS], 0)
+    pairs_meet(&needs[..count], &mut [0; MAX_PAIRS], 0)
 }
 
-/// The most fours of the mover's [`paired_off`] tries to pair off: more
-/// are rare, and each costs a branch of its search.
+/// The most fours of the mover's [`paired_off`] tries to pair off: a cap
+/// on its search, past which the bound is given up (looser, never wrong).
 const MAX_PAIRED_FOURS: usize = 8;
 
 /// The most pairs of odd columns: four pairs take eight of at most nine
 /// columns.
 const MAX_PAIRS: usize = 4;
 
-/// Whether disjoint pairs of cells, the first `made` of them in `pairs`
-/// (covering the cells `used`), can be extended so that each set of
-/// `needs` holds one.
-fn pairs_meet(needs: &[u64], used: u64, pairs: &mut [u64; MAX_PAIRS], made: usize) -> bool {
+/// Whether disjoint pairs of cells, the first `made` of them in `pairs`,
+/// can be extended so that each set of `needs` holds one.
+fn pairs_meet(needs: &[u64], pairs: &mut [u64; MAX_PAIRS], made: usize) -> bool {
     let met = |need: u64| pairs[..made].iter().any(|&pair| pair & !need == 0);
     let Some(&need) = needs.iter().find(|&&need| !met(need)) else {
         return true;
@@ -382,6 +394,7 @@ fn pairs_meet(needs: &[u64], used: u64, pairs: &mut [u64; MAX_PAIRS], made: usiz
     if made == MAX_PAIRS {
         return false;
     }
+    let used = pairs[..made].iter().fold(0, |cells, &pair| cells | pair);
     let mut firsts = need & !used;
     while firsts != 0 {
         let first = firsts & firsts.wrapping_neg();
@@ -391,7 +404,7 @@ fn pairs_meet(needs: &[u64], used: u64, pairs: &mut [u64; MAX_PAIRS], made: usiz
             let second = seconds & seconds.wrapping_neg();
             seconds &= seconds - 1;
             pairs[made] = first | second;
-            if pairs_meet(needs, used | first | second, pairs, made + 1) {
+            if pairs_meet(needs, pairs, made + 1) {
                 return true;
             }
         }
@@ -725,9 +738,8 @@ mod tests {
     /// cells) gives a bound only by pairing odd columns: the mover's share
     /// has a four that no four of the claimer's covers.
     fn needs_pairs<const W: usize, const H: usize>(p: &Position<W, H>, open: Bitboard) -> bool {
-        let share = open & (Geometry::<W, H>::ROW_PARITY[H % 2] | p.playable());
-        let claimed = p.opponent() | (open & !share);
-        let share = p.current() | share;
+        let ceiling = Geometry::<W, H>::ROW_PARITY[H % 2];
+        let (share, claimed) = shares(p.current(), p.opponent(), open, p.playable(), ceiling);
         Geometry::<W, H>::has_four(share)
             && (!Geometry::<W, H>::has_four(claimed) || completes_first::<W, H>(share, claimed))
     }
