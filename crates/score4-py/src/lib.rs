@@ -439,8 +439,9 @@ enum BookChoice {
 /// The perfect solver. One per thread: a Solver searches one position at a
 /// time (solvers in different threads search at once: the GIL is released).
 ///
-/// Scores are from the side to move: 0 a draw; a win with the mover's own
-/// k-th disc scores `(width * height) // 2 + 1 - k`, a loss the negative.
+/// Scores are from the side to move: 0 a draw; a win completed by the
+/// game's m-th disc (both sides' discs, from 1) scores
+/// `1 + (width * height - m) // 2`, a loss the negative.
 ///
 /// >>> from score4 import Solver
 /// >>> solver = Solver()

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use score4::classic::{self, Outcome, Request};
-use score4::play::{self, classic_board};
+use score4::play;
 use score4::rng::Rng;
-use score4::{Position, Solver};
+use score4::{Board, Position, Solver};
 use score4_web::{start, Config, Server};
 
 fn server(config: Config) -> Server {
@@ -139,7 +139,7 @@ fn analyze_solve_and_move_agree_with_the_library() {
         let best = solver.best_move(&p).unwrap();
         assert_eq!(v["column"].as_u64(), Some(best as u64 + 1), "{moves}");
         let request = Request {
-            board: classic_board(&p),
+            board: Board::from_position(&p),
             level: 5,
             debug: false,
             perfect: false,

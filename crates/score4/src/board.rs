@@ -118,6 +118,15 @@ impl Board {
         Position::from_sides(self.orange, self.yellow)
             .expect("a Board is gravity-consistent by construction")
     }
+
+    /// The engine's board for `p`: the side to move's discs orange, the
+    /// other's yellow; the inverse of [`position`](Self::position).
+    pub fn from_position(p: &Position) -> Self {
+        Board {
+            orange: p.current(),
+            yellow: p.opponent(),
+        }
+    }
 }
 
 /// Orange as `X`, yellow as `O`, columns numbered 0..6 as in the protocol.

@@ -24,7 +24,6 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::bitboard::Geometry;
 use crate::board::Board;
 use crate::classic::{self, Outcome, Request, MAX_LEVEL};
 use crate::input::Quoted;
@@ -295,11 +294,17 @@ fn classic_move<const W: usize, const H: usize>(
     level: u32,
 ) -> Result<Option<usize>, ChooseError> {
     let size = BoardSize::of::<W, H>();
-    if size != BoardSize::STANDARD {
+    // On the standard board the layouts are one, so the discs carry over.
+    let standard = if size == BoardSize::STANDARD {
+        Position::<7, 6>::from_sides(p.current(), p.opponent())
+    } else {
+        None
+    };
+    let Some(standard) = standard else {
         return Err(ChooseError::ClassicBoard { size });
-    }
+    };
     let request = Request {
-        board: classic_board(p),
+        board: Board::from_position(&standard),
         level,
         debug: false,
         perfect: false,
@@ -308,27 +313,6 @@ fn classic_move<const W: usize, const H: usize>(
         Outcome::Move { column, .. } => Some(column),
         Outcome::YouWin | Outcome::IWin | Outcome::NoMove => None,
     })
-}
-
-/// The engine's board for `p`: the side to move's discs orange, the
-/// other's yellow, as cell tokens (row 0 at the top).
-pub fn classic_board<const W: usize, const H: usize>(p: &Position<W, H>) -> Board {
-    let (me, them) = (p.current(), p.opponent());
-    let mut tokens = Vec::with_capacity(p.moves_played() as usize);
-    for col in 0..W {
-        for row in 0..H {
-            let cell = Geometry::<W, H>::cell(col, row);
-            let colour = if me.contains(cell) {
-                'o'
-            } else if them.contains(cell) {
-                'y'
-            } else {
-                continue;
-            };
-            tokens.push(format!("{colour}{}{col}", H - 1 - row));
-        }
-    }
-    Board::from_cells(tokens).expect("a position's discs obey gravity on its own board")
 }
 
 /// A move's score, told from the side to move in `p` (a game that goes

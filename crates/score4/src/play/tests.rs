@@ -157,7 +157,7 @@ fn classic_plays_the_recorded_engine_move() {
             continue;
         }
         let p = request.board.position();
-        assert_eq!(classic_board(&p), request.board, "{args:?}");
+        assert_eq!(Board::from_position(&p), request.board, "{args:?}");
         let Ok(recorded) = stdout.lines().next().unwrap_or("").parse::<usize>() else {
             continue;
         };
@@ -181,7 +181,7 @@ fn classic_matches_the_engine_on_random_positions() {
     for (i, p) in random_positions::<7, 6>(60, 0..36, 17).iter().enumerate() {
         let level = 1 + (i as u32 % 8);
         let request = Request {
-            board: classic_board(p),
+            board: Board::from_position(p),
             level,
             debug: false,
             perfect: false,
@@ -199,7 +199,9 @@ fn classic_matches_the_engine_on_random_positions() {
         );
         assert_eq!(got, Ok(expected), "{p:?} at level {level}");
         // Orange is the side to move: its disc count is the smaller or equal.
-        assert!(classic_board(p).orange().count() <= classic_board(p).yellow().count());
+        assert!(
+            Board::from_position(p).orange().count() <= Board::from_position(p).yellow().count()
+        );
     }
     let small = Position::<5, 4>::new();
     assert_eq!(
