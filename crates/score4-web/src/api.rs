@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use score4::input::Quoted;
 use score4::play::{self, ChooseError, Opponent};
 use score4::rng::Rng;
 use score4::solver::{Player, Question, Reply};
@@ -65,12 +66,12 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
         if !allowed.contains(&name.as_str()) {
             return Err(format!(
                 "unknown parameter {}: expected {}",
-                quoted(&name),
+                Quoted::new(&name),
                 allowed.join(", ")
             ));
         }
         if params.iter().any(|(n, _)| *n == name) {
-            return Err(format!("parameter {} given twice", quoted(&name)));
+            return Err(format!("parameter {} given twice", Quoted::new(&name)));
         }
         params.push((name, value));
     }
@@ -92,7 +93,9 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
             weak: match get("weak") {
                 None | Some("0") => false,
                 Some("1") => true,
-                Some(other) => return Err(format!("bad weak {}: expected 0 or 1", quoted(other))),
+                Some(other) => {
+                    return Err(format!("bad weak {}: expected 0 or 1", Quoted::new(other)))
+                }
             },
         },
         _ => {
@@ -125,11 +128,11 @@ fn parse_seed(text: &str) -> Result<u64, BadQuery> {
     if text.is_empty() || text.len() > 20 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
             "bad seed {}: expected a whole number",
-            quoted(text)
+            Quoted::new(text)
         ));
     }
     text.parse()
-        .map_err(|_| format!("bad seed {}: expected a whole number", quoted(text)))
+        .map_err(|_| format!("bad seed {}: expected a whole number", Quoted::new(text)))
 }
 
 /// Whether `moves` is a game on the board (finished games included: they
@@ -138,15 +141,6 @@ fn check_moves<const W: usize, const H: usize>(moves: &str) -> Result<(), BadQue
     Position::<W, H>::parse(moves)
         .map(|_| ())
         .map_err(|e| e.to_string())
-}
-
-/// Quotes user text for a message: at most 40 characters, escaped.
-fn quoted(text: &str) -> String {
-    let mut short: String = text.chars().take(40).collect();
-    if short.len() < text.len() {
-        short.push_str("...");
-    }
-    format!("'{}'", short.escape_debug())
 }
 
 /// Percent-decoding (`+` is a space), refusing what is not UTF-8.

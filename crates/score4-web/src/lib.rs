@@ -37,6 +37,7 @@ use serde_json::{json, Value};
 use thiserror::Error;
 
 use http::{Limits, Response};
+use score4::input::Quoted;
 use score4::StopHandle;
 
 /// The page, HTML with its CSS and script inline.
@@ -308,12 +309,15 @@ fn route(
             .strip_prefix("/api/")
             .is_some_and(|e| matches!(e, "analyze" | "solve" | "move"));
     if !known {
-        return Response::error(404, &format!("no such page: {}", short(path)));
+        return Response::error(404, &format!("no such page: {}", Quoted::new(path)));
     }
     if request.method != "GET" {
         return Response::error(
             405,
-            &format!("{} is not allowed here: only GET", short(&request.method)),
+            &format!(
+                "{} is not allowed here: only GET",
+                Quoted::new(&request.method)
+            ),
         );
     }
     match path {
@@ -430,13 +434,4 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
         });
         let _ = job.reply.send(answer);
     }
-}
-
-/// User text cut for a message.
-fn short(text: &str) -> String {
-    let mut s: String = text.chars().take(60).collect();
-    if s.len() < text.len() {
-        s.push_str("...");
-    }
-    s.escape_debug().to_string()
 }
