@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use score4::input::Quoted;
-use score4::play::{self, ChooseError, Opponent};
+use score4::play::{self, ChooseError, Opponent, OpponentError};
 use score4::rng::Rng;
 use score4::solver::{Player, Question, Reply};
 use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
@@ -105,7 +105,14 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
                 (Some(name), None) => name.parse::<Opponent>(),
                 (None, None) => Ok(Opponent::Perfect),
             }
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| match e {
+                // The server's own limit, not the library's, is the one to name.
+                OpponentError::BadLevel { token, .. } => format!(
+                    "bad classic level {}: the server plays levels 1 to {MAX_CLASSIC_LEVEL}",
+                    Quoted::new(&token)
+                ),
+                e => e.to_string(),
+            })?;
             opponent.check(size).map_err(|e| e.to_string())?;
             if let Opponent::Classic { level } = opponent {
                 if level > MAX_CLASSIC_LEVEL {
@@ -245,7 +252,12 @@ fn answer_on<const W: usize, const H: usize>(
         },
         Task::Move { opponent, seed } => match SolveError::check(&p) {
             Err(e) => return (400, json!({ "error": e.to_string() })),
-            Ok(()) => reply(solver, &p, opponent, *seed, deadline),
+            Ok(()) => match reply(solver, &p, opponent, *seed, deadline) {
+                Ok(fields) => fields,
+                // The query was checked: what is left is the server's fault
+                // (a table it could not allocate).
+                Err(e) => return (500, json!({ "error": e.to_string() })),
+            },
         },
     };
     if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
@@ -344,20 +356,20 @@ fn reply<const W: usize, const H: usize>(
     opponent: &Opponent,
     seed: u64,
     deadline: Instant,
-) -> Value {
+) -> Result<Value, ChooseError> {
     let mut rng = Rng::new(seed);
     let (column, complete) = match play::choose(solver, p, opponent, &mut rng, Some(deadline)) {
         Ok(col) => (col, true),
         // Out of time: a move that does not lose at once, centre first,
         // so that a game goes on rather than hangs.
         Err(ChooseError::Stopped(_)) => (fallback_move(p), false),
-        Err(e) => return json!({ "error": e.to_string() }),
+        Err(e) => return Err(e),
     };
-    json!({
+    Ok(json!({
         "opponent": opponent.to_string(),
         "column": column.map(|c| c + 1),
         "complete": complete,
-    })
+    }))
 }
 
 /// A move without a search: one that wins at once, else one that does not

@@ -80,7 +80,8 @@ pub fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Option<Re
     }
     let head = std::str::from_utf8(&buf[..head_end])
         .map_err(|_| HttpError::new(400, "the request head is not UTF-8"))?;
-    let mut lines = head.split("\r\n");
+    // A bare LF ends a line too, as RFC 9112 allows a server to accept.
+    let mut lines = head.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
     let request_line = lines.next().unwrap_or("");
     let mut parts = request_line.split(' ');
     let (method, target, version) = match (parts.next(), parts.next(), parts.next(), parts.next()) {
@@ -108,16 +109,24 @@ pub fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Option<Re
             "the request target must start with '/'",
         ));
     }
-    let mut content_length = 0usize;
+    let mut content_length: Option<usize> = None;
     for line in lines.filter(|l| !l.is_empty()) {
         let (name, value) = line
             .split_once(':')
+            .filter(|(name, _)| !name.is_empty() && name.bytes().all(is_token_byte))
             .ok_or_else(|| HttpError::new(400, "malformed header line"))?;
         let value = value.trim();
         if name.eq_ignore_ascii_case("content-length") {
-            content_length = value
-                .parse()
-                .map_err(|_| HttpError::new(400, "malformed Content-Length"))?;
+            // Digits only: `+3` or `3, 4` would frame the body as the
+            // client did not mean.
+            let length = Some(value)
+                .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| HttpError::new(400, "malformed Content-Length"))?;
+            if content_length.is_some_and(|l| l != length) {
+                return Err(HttpError::new(400, "conflicting Content-Length headers"));
+            }
+            content_length = Some(length);
         } else if name.eq_ignore_ascii_case("transfer-encoding") {
             return Err(HttpError::new(
                 411,
@@ -125,6 +134,7 @@ pub fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Option<Re
             ));
         }
     }
+    let content_length = content_length.unwrap_or(0);
     if content_length > limits.body_bytes {
         return Err(HttpError::new(
             413,
@@ -151,9 +161,21 @@ pub fn read_request(stream: &mut TcpStream, limits: &Limits) -> Result<Option<Re
     }))
 }
 
-/// The end of the head (after its blank line), if it has arrived.
+/// The end of the head (after its blank line, CRLF or bare LF), if it
+/// has arrived.
 fn find_head_end(buf: &[u8]) -> Option<usize> {
-    buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4)
+    buf.iter()
+        .enumerate()
+        .find_map(|(i, &b)| match (b, &buf[i + 1..]) {
+            (b'\n', [b'\n', ..]) => Some(i + 2),
+            (b'\n', [b'\r', b'\n', ..]) => Some(i + 3),
+            _ => None,
+        })
+}
+
+/// A byte a header name may hold (RFC 9110's `tchar`).
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// One read, given what is left of the time allowed.
@@ -216,20 +238,19 @@ impl Response {
         Response {
             status,
             content_type: "application/json",
-            extra: "",
+            // The headers these statuses call for, whoever answers with them.
+            extra: match status {
+                503 => "Retry-After: 1\r\n",
+                405 => "Allow: GET\r\n",
+                _ => "",
+            },
             body: value.to_string().into_bytes(),
         }
     }
 
     /// A JSON error: `{"error": message}`.
     pub fn error(status: u16, message: &str) -> Response {
-        let mut r = Response::json(status, &serde_json::json!({ "error": message }));
-        if status == 503 {
-            r.extra = "Retry-After: 1\r\n";
-        } else if status == 405 {
-            r.extra = "Allow: GET\r\n";
-        }
-        r
+        Response::json(status, &serde_json::json!({ "error": message }))
     }
 }
 
@@ -253,16 +274,20 @@ pub fn write_response(stream: &mut TcpStream, response: &Response) {
     close(stream);
 }
 
+/// How long a close waits for the client's last bytes, at most, in all:
+/// a client that trickles bytes must not hold a connection thread.
+const DRAIN_TIME: Duration = Duration::from_millis(250);
+
 /// Closes after a reply: shut the sending side, then drain what the client
 /// may still send for a moment, so that the close does not reset the
 /// connection and lose the reply in flight.
 pub fn close(stream: &mut TcpStream) {
     let _ = stream.shutdown(Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    let start = Instant::now();
     let mut sink = [0u8; 1024];
     let mut drained = 0;
     while drained < 64 * 1024 {
-        match stream.read(&mut sink) {
+        match read_some(stream, &mut sink, start, DRAIN_TIME) {
             Ok(0) | Err(_) => break,
             Ok(n) => drained += n,
         }

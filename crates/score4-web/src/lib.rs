@@ -174,11 +174,25 @@ struct Job {
 struct JobState {
     /// Its connection thread no longer waits for it.
     given_up: bool,
+    /// A worker has taken it.
+    started: bool,
     /// The solver's stop handle while the task runs.
     running: Option<StopHandle>,
 }
 
 impl JobState {
+    /// Gives the task up if no worker has taken it yet; whether it did.
+    fn give_up_unstarted(state: &Mutex<JobState>) -> bool {
+        let Ok(mut s) = state.lock() else {
+            return false;
+        };
+        if s.started {
+            return false;
+        }
+        s.given_up = true;
+        true
+    }
+
     fn give_up(state: &Mutex<JobState>) {
         if let Ok(mut s) = state.lock() {
             s.given_up = true;
@@ -232,7 +246,7 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
         jobs: job_tx,
         seeds: AtomicU64::new(seed0),
     });
-    let (conn_tx, conn_rx) = mpsc::sync_channel::<TcpStream>(config.pending_connections);
+    let (conn_tx, conn_rx) = mpsc::sync_channel::<Accepted>(config.pending_connections);
     let conn_rx = Arc::new(Mutex::new(conn_rx));
     for i in 0..config.connections.max(1) {
         let rx = Arc::clone(&conn_rx);
@@ -255,9 +269,13 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
     })
 }
 
+/// A connection and when it was accepted: a request's budget runs from
+/// then, time in the queue included.
+type Accepted = (TcpStream, Instant);
+
 /// Hands each connection to a connection thread, or answers 503 at once
 /// when they are all busy and the queue is full.
-fn accept(listener: &TcpListener, conns: &SyncSender<TcpStream>, stopping: &AtomicBool) {
+fn accept(listener: &TcpListener, conns: &SyncSender<Accepted>, stopping: &AtomicBool) {
     for stream in listener.incoming() {
         if stopping.load(Ordering::SeqCst) {
             break;
@@ -267,9 +285,9 @@ fn accept(listener: &TcpListener, conns: &SyncSender<TcpStream>, stopping: &Atom
             std::thread::sleep(Duration::from_millis(10));
             continue;
         };
-        match conns.try_send(stream) {
+        match conns.try_send((stream, Instant::now())) {
             Ok(()) => {}
-            Err(TrySendError::Full(mut stream)) => {
+            Err(TrySendError::Full((mut stream, _))) => {
                 let _ = stream.set_nodelay(true);
                 // The reply is small enough for the socket's buffer: no wait.
                 let _ = stream.set_nonblocking(true);
@@ -282,12 +300,13 @@ fn accept(listener: &TcpListener, conns: &SyncSender<TcpStream>, stopping: &Atom
     // Dropping the sender ends the connection threads once they are idle.
 }
 
-fn connections(rx: &Mutex<Receiver<TcpStream>>, shared: &Shared) {
+fn connections(rx: &Mutex<Receiver<Accepted>>, shared: &Shared) {
     loop {
         let next = rx.lock().map(|rx| rx.recv());
-        let Ok(Ok(mut stream)) = next else { return };
+        let Ok(Ok((mut stream, received))) = next else {
+            return;
+        };
         let _ = stream.set_nodelay(true);
-        let received = Instant::now();
         let response = match http::read_request(&mut stream, &shared.config.limits) {
             Ok(None) => continue,
             Err(e) => Response::error(e.status, &e.message),
@@ -328,6 +347,13 @@ fn route(
                     style-src 'unsafe-inline'\r\n",
             body: PAGE.as_bytes().to_vec(),
         },
+        "/api/health" if !request.query.is_empty() => Response::error(
+            400,
+            &format!(
+                "unknown parameter in {}: /api/health takes none",
+                Quoted::new(&request.query)
+            ),
+        ),
         "/api/health" => Response::json(
             200,
             &json!({
@@ -349,6 +375,9 @@ fn route(
         }
     }
 }
+
+/// The answer to a task that waited in the queue for its whole budget.
+const BUSY: &str = "every solver was busy for the whole time budget; try again";
 
 /// Sends `query` to a worker and waits for its answer, stopping the
 /// search if the client goes away meanwhile.
@@ -382,6 +411,9 @@ fn run(query: api::Query, stream: &TcpStream, received: Instant, shared: &Shared
             }
             Err(RecvTimeoutError::Timeout) => {
                 let now = Instant::now();
+                if now >= deadline && JobState::give_up_unstarted(&state) {
+                    return Response::error(503, BUSY);
+                }
                 if http::client_gone(stream) || now >= give_up {
                     JobState::give_up(&state);
                     if now >= give_up {
@@ -401,8 +433,16 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
     loop {
         let next = rx.lock().map(|rx| rx.recv());
         let Ok(Ok(job)) = next else { return };
-        if job.state.lock().map_or(true, |s| s.given_up) {
-            // Its client left while it waited: nobody to answer.
+        let taken = job.state.lock().is_ok_and(|mut s| {
+            s.started = !s.given_up;
+            s.started
+        });
+        if !taken {
+            // Its client left, or its budget ran out, while it waited.
+            continue;
+        }
+        if Instant::now() >= job.deadline {
+            let _ = job.reply.send((503, json!({ "error": BUSY })));
             continue;
         }
         let state = Arc::clone(&job.state);

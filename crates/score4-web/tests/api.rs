@@ -227,6 +227,8 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
             "/api/move?opponent=classic:0".into(),
         ),
         (400, "levels 1 to 12", "/api/move?level=40".into()),
+        (400, "levels 1 to 12", "/api/move?level=0".into()),
+        (400, "takes none", "/api/health?foo=bar".into()),
         (400, "only on 7x6", "/api/move?board=6x5&level=3".into()),
         (400, "bad temperature", "/api/move?opponent=soft:nan".into()),
         (400, "bad seed", "/api/move?seed=-1".into()),
@@ -278,13 +280,51 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
             b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
         ),
         (400, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec()),
+        (400, b"GET / HTTP/1.1\r\n: empty name\r\n\r\n".to_vec()),
+        (
+            400,
+            b"GET / HTTP/1.1\r\nContent-Length : 5\r\n\r\nhello".to_vec(),
+        ),
+        (
+            400,
+            b"GET / HTTP/1.1\r\nContent-Length: +3\r\n\r\nabc".to_vec(),
+        ),
+        (
+            400,
+            b"GET / HTTP/1.1\r\nContent-Length: 5000\r\nContent-Length: 3\r\n\r\nabc".to_vec(),
+        ),
+        // Bare LF line ends are read as CRLF (RFC 9112 allows it).
+        (200, b"GET /api/health HTTP/1.1\nHost: x\n\n".to_vec()),
     ];
     for (status, bytes) in &raw {
         let (got, head, body) = send(addr, bytes);
         assert_eq!(got, *status, "{:?}: {head}", String::from_utf8_lossy(bytes));
         let v: Value = serde_json::from_str(&body).unwrap();
-        assert!(v["error"].is_string());
+        assert_eq!(v["error"].is_string(), got != 200, "{body}");
     }
+    // A client that trickles bytes after its reply is cut off: it cannot
+    // hold a connection thread.
+    let mut drip = TcpStream::connect(addr).unwrap();
+    drip.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
+    drip.set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
+    let (mut reply, mut closed) = (Vec::new(), false);
+    let dripping = Instant::now();
+    while !closed && dripping.elapsed() < Duration::from_secs(30) {
+        let mut buf = [0u8; 4096];
+        match drip.read(&mut buf) {
+            Ok(0) => closed = true,
+            Ok(n) => reply.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(_) => closed = true,
+        }
+        if drip.write_all(b"x").is_err() {
+            closed = true;
+        }
+    }
+    assert!(closed, "a dripping client held its connection for 30 s");
+    assert!(String::from_utf8_lossy(&reply).starts_with("HTTP/1.1 200"));
     // A connection that says nothing and one dropped mid-request.
     drop(TcpStream::connect(addr).unwrap());
     let mut half = TcpStream::connect(addr).unwrap();
@@ -295,6 +335,25 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
     let (status, head, body) = send(addr, b"GET /?moves=4453 HTTP/1.1\r\n\r\n");
     assert_eq!(status, 200);
     assert!(head.contains("text/html") && body.contains("<html"));
+    s.stop();
+}
+
+#[test]
+fn a_task_that_waits_out_its_budget_is_answered_503() {
+    // With no budget at all every task has waited out its budget by the
+    // time a worker takes it: the worker answers "busy" rather than search.
+    let s = server(Config {
+        budget: Duration::ZERO,
+        ..Config::default()
+    });
+    let addr = s.addr();
+    for target in ["/api/analyze?moves=44", "/api/move?moves=44"] {
+        let (status, v) = get(addr, target);
+        assert_eq!(status, 503, "{target}: {v}");
+        assert!(v["error"].as_str().unwrap().contains("busy"), "{v}");
+    }
+    let (status, _) = get(addr, "/api/health");
+    assert_eq!(status, 200);
     s.stop();
 }
 
