@@ -1,10 +1,11 @@
 //! `score4 split`: a long solve kept on disk as it goes (resumed by running
 //! the same command again), or shared over machines in rounds of jobs.
 
-use std::io::{self, BufRead};
+use std::io;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use score4::input::Lines;
 use score4::split::{Job, Loaded, Plan, Split, SplitError};
 use score4::{default_table_mb, with_board_size, Solver};
 
@@ -190,14 +191,16 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             let mut solver = solver::<W, H>(&search)?;
             let (mut recorder, _) = split.open(&records).map_err(|e| e.to_string())?;
             let mut out = Output::new();
-            for (number, line) in io::stdin().lock().lines().enumerate() {
-                let line = line.map_err(|e| format!("reading stdin: {e}"))?;
+            let mut lines = Lines::new(io::stdin().lock()).stopping_at_long_lines();
+            while let Some((number, line)) = lines
+                .next_line()
+                .map_err(|e| format!("reading stdin: {e}"))?
+            {
+                let line = line.map_err(|e| format!("line {number}: {e}"))?;
                 if line.trim().is_empty() {
                     continue;
                 }
-                let job: Job = split
-                    .job(&line)
-                    .map_err(|e| format!("line {}: {e}", number + 1))?;
+                let job: Job = split.job(line).map_err(|e| format!("line {number}: {e}"))?;
                 solver.reset_nodes();
                 let bound = split
                     .run(&job, &mut solver, &mut recorder)

@@ -98,6 +98,15 @@ impl<R: BufRead> Lines<R> {
         self
     }
 
+    /// Whether a line over the cap ends the reading (as
+    /// [`stopping_at_long_lines`](Self::stopping_at_long_lines)) or is
+    /// skipped, from the next line on: a file can have its header read
+    /// one way (an endless first line, `/dev/zero`, is no header) and its
+    /// records the other (a block zeroed by a crash is one damaged line).
+    pub fn stop_at_long_lines(&mut self, stop: bool) {
+        self.stop_long = stop;
+    }
+
     /// The next line's number (from 1) and its text or what is wrong with
     /// it; `None` at the end of the input. An error here is the reader's
     /// own (a file that cannot be read), after which the input is over.

@@ -27,7 +27,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use thiserror::Error;
@@ -35,6 +35,7 @@ use thiserror::Error;
 use crate::bitboard::Geometry;
 use crate::book::file::quoted;
 use crate::error::{ParseError, SolveError};
+use crate::input::Lines;
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::{Bound, Solver, Stopped};
@@ -233,23 +234,24 @@ impl<const W: usize, const H: usize> Split<W, H> {
             path: quoted(path),
             source,
         };
-        let mut lines = BufReader::new(File::open(path).map_err(io)?).lines();
-        let header = lines.next().transpose().map_err(io)?;
-        if header.as_deref() != Some(self.header().as_str()) {
+        let file = BufReader::new(File::open(path).map_err(io)?);
+        let mut lines = Lines::new(file).stopping_at_long_lines();
+        let header = match lines.next_line().map_err(io)? {
+            Some((_, Ok(header))) => header == self.header(),
+            _ => false,
+        };
+        if !header {
             return Err(self.other_split(path));
         }
+        lines.stop_at_long_lines(false);
         let mut loaded = Loaded::default();
-        for line in lines {
-            // A line that is not UTF-8 is damage like any other.
-            let line = match line {
-                Ok(line) => line,
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    loaded.damaged += 1;
-                    continue;
-                }
-                Err(e) => return Err(io(e)),
+        while let Some((_, line)) = lines.next_line().map_err(io)? {
+            // A line too long or not UTF-8 is damage like any other.
+            let Ok(line) = line else {
+                loaded.damaged += 1;
+                continue;
             };
-            match self.read_record(&line) {
+            match self.read_record(line) {
                 Some((p, bound)) => {
                     self.remember(&p, bound);
                     loaded.records += 1;

@@ -173,6 +173,16 @@ fn bad_input_is_one_line_and_status_2() {
         "{}",
         text(&o.stderr)
     );
+    // A line of megabytes is refused at the cap, not read whole.
+    let o = score4_testkit::cli::run_with_input(
+        env!("CARGO_BIN_EXE_score4"),
+        &["split", "run", "44", "--depth", "1", "--records", f],
+        &vec![b'4'; 8 << 20],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("line 1: longer than 1024 bytes"), "{err}");
 }
 
 #[test]

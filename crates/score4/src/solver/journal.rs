@@ -25,13 +25,14 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use thiserror::Error;
 
 use crate::book::file::quoted;
+use crate::input::Lines;
 use crate::score;
 
 /// First word of a journal's header.
@@ -178,9 +179,13 @@ impl Journal {
             path: self.path.clone(),
             source,
         };
-        let mut lines = BufReader::new(File::open(path).map_err(io)?).split(b'\n');
-        let header = lines.next().transpose().map_err(io)?;
-        if header.as_deref() != Some(self.header.as_bytes()) {
+        let file = BufReader::new(File::open(path).map_err(io)?);
+        let mut lines = Lines::new(file).stopping_at_long_lines();
+        let header = match lines.next_line().map_err(io)? {
+            Some((_, Ok(header))) => header == self.header,
+            _ => false,
+        };
+        if !header {
             return Err(JournalError::OtherBoard {
                 path: self.path.clone(),
                 width: self.width,
@@ -189,8 +194,10 @@ impl Journal {
         }
         let mut loaded = JournalLoaded::default();
         let mut state = self.state();
-        for line in lines {
-            match self.read_line(&line.map_err(io)?) {
+        lines.stop_at_long_lines(false);
+        while let Some((_, line)) = lines.next_line().map_err(io)? {
+            // A line too long or not UTF-8 is damage like any other.
+            match line.ok().and_then(|line| self.read_line(line)) {
                 Some((key, kept)) => {
                     merge(&mut state.bounds, key, kept);
                     loaded.bounds += 1;
@@ -219,8 +226,7 @@ impl Journal {
 
     /// A line's key and bound, if its checksum holds and its fields make
     /// sense on this board.
-    fn read_line(&self, line: &[u8]) -> Option<(u64, Kept)> {
-        let line = std::str::from_utf8(line).ok()?;
+    fn read_line(&self, line: &str) -> Option<(u64, Kept)> {
         let (text, check) = line.rsplit_once(' ')?;
         if check.len() != 16 || u64::from_str_radix(check, 16).ok()? != self.check(text) {
             return None;

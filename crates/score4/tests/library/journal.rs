@@ -123,17 +123,20 @@ fn damaged_lines_are_skipped_and_other_boards_refused() {
     }
     let mut bytes = damaged.into_bytes();
     bytes.extend_from_slice(&[0xff, 0xfe, b'\n']);
+    // A block zeroed by a crash: one line of a mebibyte.
+    bytes.extend_from_slice(&[0; 1 << 20]);
+    bytes.push(b'\n');
     // The last line cut short, as by a crash of the machine.
     let cut = lines[10];
     bytes.extend_from_slice(&cut.as_bytes()[..cut.len() - 3]);
     fs::write(&path, &bytes).unwrap();
     let (mut solver, loaded) = with_journal::<6, 5>(&path);
-    assert_eq!(loaded.damaged, 5, "{loaded:?}");
+    assert_eq!(loaded.damaged, 6, "{loaded:?}");
     assert_eq!(loaded.bounds, lines.len() - 1 - 3);
     assert_eq!(solver.solve(&empty), score);
     // The cut line was ended: what is written next is whole and read back.
     let (_, reread) = with_journal::<6, 5>(&path);
-    assert_eq!(reread.damaged, 5);
+    assert_eq!(reread.damaged, 6);
     assert!(reread.bounds >= loaded.bounds);
 
     let mut other = Solver::<5, 6>::with_table_mb(4);
@@ -146,4 +149,11 @@ fn damaged_lines_are_skipped_and_other_boards_refused() {
         other => panic!("{other:?}"),
     }
     assert!(other.keep_journal(dir.path(), 2_000).is_err());
+    // A file of one endless line has no header: refused, not read whole.
+    let zeros = dir.path().join("zeros");
+    fs::write(&zeros, vec![0u8; 4 << 20]).unwrap();
+    assert!(matches!(
+        Solver::<6, 5>::with_table_mb(4).keep_journal(&zeros, 2_000),
+        Err(JournalError::OtherBoard { .. })
+    ));
 }
