@@ -208,9 +208,10 @@ fn check_book(args: &CheckArgs) -> Done {
     })?;
     let mut text = String::new();
     for d in &report.disagreements {
+        let stored = d.stored.map_or("missing".to_string(), |s| s.to_string());
         text.push_str(&format!(
-            "disagree: position with {} moves (key {}): book {:?}, search {}\n",
-            d.moves, d.key, d.stored, d.searched
+            "disagree: position with {} moves (key {}): book {stored}, search {}\n",
+            d.moves, d.key, d.searched
         ));
     }
     text.push_str(&format!(

@@ -20,7 +20,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use score4::input::Quoted;
 
 use output::{Output, Stop, FAILED, OK};
@@ -236,9 +236,18 @@ fn refused(e: clap::Error, command: Option<&OsString>) -> u8 {
                 Some(c) => output::error(format_args!(
                     "{c}: a subcommand is needed (see score4 {c} --help)"
                 )),
-                None => output::error(
-                    "a command is needed: engine, solve, bench, book, play or serve (see score4 --help)",
-                ),
+                None => {
+                    let cli = Cli::command();
+                    let names: Vec<&str> = cli
+                        .get_subcommands()
+                        .map(|c| c.get_name())
+                        .filter(|&name| name != "help")
+                        .collect();
+                    output::error(format_args!(
+                        "a command is needed: {} (see score4 --help)",
+                        names.join(", ")
+                    ))
+                }
             }
             FAILED
         }

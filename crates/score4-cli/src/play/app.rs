@@ -122,8 +122,19 @@ impl<const W: usize, const H: usize> App<W, H> {
 
     pub fn key(&mut self, key: KeyEvent) -> Reply {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            return Reply::Quit;
+        }
+        // Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
+        let chord = KeyModifiers::CONTROL
+            | KeyModifiers::ALT
+            | KeyModifiers::SUPER
+            | KeyModifiers::HYPER
+            | KeyModifiers::META;
+        if key.modifiers.intersects(chord) {
+            return Reply::Continue;
+        }
         match key.code {
-            KeyCode::Char('c') if ctrl => return Reply::Quit,
             KeyCode::Char('q') => return Reply::Quit,
             KeyCode::Char(d @ '1'..='9') => {
                 let col = usize::from(d as u8 - b'1');

@@ -10,6 +10,8 @@ mod app;
 mod draw;
 
 use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
@@ -63,12 +65,6 @@ fn opponent(text: &str, size: score4::BoardSize) -> Result<Opponent, String> {
 }
 
 pub fn run(args: Args) -> u8 {
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        output::error(format_args!(
-            "play needs a terminal; for the scores in text, use `score4 solve --analyze MOVES`"
-        ));
-        return FAILED;
-    }
     let size = args.board.board;
     let opponent = match opponent(&args.opponent, size) {
         Ok(o) => o,
@@ -77,6 +73,13 @@ pub fn run(args: Args) -> u8 {
             return FAILED;
         }
     };
+    // After the options, so that a bad one is named, terminal or not.
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        output::error(format_args!(
+            "play needs a terminal; for the scores in text, use `score4 solve --analyze MOVES`"
+        ));
+        return FAILED;
+    }
     let config = Config {
         moves: args.moves,
         opponent,
@@ -91,6 +94,10 @@ pub fn run(args: Args) -> u8 {
     with_board_size!(size, play(config))
 }
 
+/// The largest window drawn, in cells each way: a frame takes memory for
+/// every cell, and a terminal may report any size.
+const MAX_SIDE: u16 = 2000;
+
 fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     let mut app = match App::<W, H>::new(&config) {
         Ok(app) => app,
@@ -99,11 +106,26 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
             return FAILED;
         }
     };
+    // SIGTERM, SIGHUP and SIGINT from outside (raw mode reads Ctrl-C as a
+    // key) end the game through the loop, which restores the terminal.
+    let signalled = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&signalled);
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
     // ratatui's init enters raw mode and the alternate screen, and sets a
     // panic hook that restores the terminal before the message prints.
     let mut terminal = ratatui::init();
     let result = (|| -> io::Result<()> {
         loop {
+            if signalled.load(Ordering::SeqCst) {
+                return Ok(());
+            }
+            let size = terminal.size()?;
+            if size.width > MAX_SIDE || size.height > MAX_SIDE {
+                return Err(io::Error::other(format!(
+                    "it reports a window of {}x{} cells; at most {MAX_SIDE} each way is drawn",
+                    size.width, size.height
+                )));
+            }
             terminal.draw(|f| draw::frame(f, &app))?;
             // Short waits keep the thinking time on screen current.
             if event::poll(Duration::from_millis(if app.busy() { 100 } else { 1000 }))? {

@@ -19,7 +19,7 @@ struct Session {
     screen: vt100::Parser,
     /// Everything written, escape sequences included.
     raw: Vec<u8>,
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
 }
 
 impl Session {
@@ -58,7 +58,7 @@ impl Session {
                 0,
             ),
             raw: Vec::new(),
-            _master: pair.master,
+            master: pair.master,
         }
     }
 
@@ -160,6 +160,61 @@ fn a_game_by_keys_with_undo_redo_and_scores() {
     let raw = String::from_utf8_lossy(&s.raw);
     assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
     assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+}
+
+#[test]
+fn keys_with_control_or_alt_drop_no_disc() {
+    let mut s = Session::start(&["--opponent", "human"]);
+    s.wait_for("first player to move");
+    // Alt-4 (Escape, then 4 at once), Ctrl-\ (read as Ctrl-4) and Ctrl-Space.
+    for chord in [&b"\x1b4"[..], b"\x1c", b"\x00"] {
+        s.keys.write_all(chord).unwrap();
+        s.keys.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.press("45");
+    s.wait_for("moves (2)");
+    // Whatever was still on its way has arrived.
+    while let Ok(bytes) = s.output.recv_timeout(Duration::from_millis(500)) {
+        s.screen.process(&bytes);
+    }
+    assert!(s.contents().contains("moves (2)"), "{}", s.contents());
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
+}
+
+#[test]
+fn a_termination_signal_gives_the_terminal_back() {
+    let mut s = Session::start(&["--opponent", "human"]);
+    s.wait_for("first player to move");
+    let pid = s.child.process_id().expect("a process id");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+    let raw = String::from_utf8_lossy(&s.raw);
+    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
+    assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+}
+
+#[test]
+fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
+    let mut s = Session::start(&["--opponent", "human"]);
+    s.wait_for("first player to move");
+    s.master
+        .resize(PtySize {
+            rows: u16::MAX,
+            cols: u16::MAX,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 2);
+    let raw = String::from_utf8_lossy(&s.raw);
+    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
+    assert!(raw.contains("65535x65535"), "{raw}");
 }
 
 #[test]
