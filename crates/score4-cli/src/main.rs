@@ -97,10 +97,6 @@ ignored, as by the original. The protocol is also spoken when the first
 argument is a cell or a flag (`score4 o53 y43`), and always when the binary
 runs under another name.";
 
-/// The largest `--table-mb` accepted: 64 GiB. Smaller sizes the system
-/// refuses are reported when the table is made.
-const MAX_TABLE_MB: usize = 1 << 16;
-
 /// The longest `serve --budget-ms` accepts: ten minutes. A request holds
 /// one of the server's few workers for its whole budget, so a longer one
 /// would let a handful of clients take the server for hours.
@@ -132,8 +128,11 @@ struct BoardArg {
 /// Parses `--table-mb`, refusing sizes that cannot be allocated.
 fn table_mb(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(mb) if (1..=MAX_TABLE_MB).contains(&mb) => Ok(mb),
-        _ => Err(format!("expected a size in MiB from 1 to {MAX_TABLE_MB}")),
+        Ok(mb) if (1..=score4::MAX_TABLE_MB).contains(&mb) => Ok(mb),
+        _ => Err(format!(
+            "expected a size in MiB from 1 to {}",
+            score4::MAX_TABLE_MB
+        )),
     }
 }
 

@@ -9,17 +9,19 @@
 //! stoppable search.
 
 use std::any::Any;
+use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use score4::book::{self, Book as RustBook};
 use score4::classic::{self, Outcome, Request};
 use score4::solver::{Player, Stopped};
-use score4::{with_board_size, BoardSize, SolveError, StopHandle};
+use score4::{with_board_size, Board, BoardSize, SolveError, StopHandle};
 
 type RustPosition<const W: usize, const H: usize> = score4::Position<W, H>;
 type RustSolver<const W: usize, const H: usize> = score4::Solver<W, H>;
@@ -28,9 +30,32 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// A board as Python gives it, `(width, height)`: signed, so that a
+/// negative one is a ValueError naming it rather than an OverflowError.
+type Dims = (i64, i64);
+
 /// A board size from Python's `(width, height)`.
-fn board_size((w, h): (usize, usize)) -> PyResult<BoardSize> {
-    BoardSize::new(w, h).map_err(value_error)
+fn board_size((w, h): Dims) -> PyResult<BoardSize> {
+    match (usize::try_from(w), usize::try_from(h)) {
+        (Ok(w), Ok(h)) => BoardSize::new(w, h).map_err(value_error),
+        _ => Err(PyValueError::new_err(format!(
+            "board ({w}, {h}) is not supported: a width and a height cannot be negative"
+        ))),
+    }
+}
+
+/// A whole number argument in `range`, else a ValueError naming it.
+fn count_arg(name: &str, value: i64, range: std::ops::RangeInclusive<usize>) -> PyResult<usize> {
+    usize::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "bad {name} {value}: expected {} to {}",
+                range.start(),
+                range.end()
+            ))
+        })
 }
 
 /// The position after `moves` (0-based columns, checked when they were played).
@@ -142,13 +167,16 @@ impl Position {
     }
 }
 
+/// The arguments that make a Position again: its moves and board.
+type Remade = (String, (usize, usize));
+
 #[pymethods]
 impl Position {
     /// The position after `moves` (1-based column digits) on a board of
     /// `board = (width, height)`.
     #[new]
     #[pyo3(signature = (moves = "", board = (7, 6)))]
-    fn new(moves: &str, board: (usize, usize)) -> PyResult<Self> {
+    fn new(moves: &str, board: Dims) -> PyResult<Self> {
         let size = board_size(board)?;
         let moves = with_board_size!(size, check_moves(moves))?;
         Ok(Position { size, moves })
@@ -157,7 +185,7 @@ impl Position {
     /// The same as `Position(moves, board)`.
     #[staticmethod]
     #[pyo3(signature = (moves, board = (7, 6)))]
-    fn from_moves(moves: &str, board: (usize, usize)) -> PyResult<Self> {
+    fn from_moves(moves: &str, board: Dims) -> PyResult<Self> {
         Self::new(moves, board)
     }
 
@@ -196,7 +224,7 @@ impl Position {
         let col = self.column(col)?;
         let mut text = self.moves();
         text.push(char::from(b'1' + col as u8));
-        *self = Self::new(&text, self.board())?;
+        self.moves = with_board_size!(self.size, check_moves(&text))?;
         Ok(())
     }
 
@@ -268,6 +296,20 @@ impl Position {
         self.clone()
     }
 
+    fn __copy__(&self) -> Position {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        self.clone()
+    }
+
+    /// Pickled as the call that makes it again: `Position(moves, board)`.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Remade)> {
+        let class = py.get_type::<Position>().into_any();
+        Ok((class, (self.moves(), self.board())))
+    }
+
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.extract::<Position>().is_ok_and(|o| o == *self)
     }
@@ -294,14 +336,14 @@ impl Position {
 }
 
 /// A position given as a `Position`, or as a move string on `board`.
-fn read_position(pos: &Bound<'_, PyAny>, board: Option<(usize, usize)>) -> PyResult<Position> {
+fn read_position(pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Position> {
     // A string first, without building the error a failed extraction makes:
     // on end-game positions that would cost more than the search.
     if let Ok(text) = pos.cast::<PyString>() {
         return Position::new(&text.to_cow()?, board.unwrap_or((7, 6)));
     }
     if let Ok(p) = pos.extract::<Position>() {
-        if board.is_some_and(|b| b != p.board()) {
+        if board.is_some_and(|b| board_size(b).ok() != Some(p.size)) {
             return Err(PyValueError::new_err(
                 "board= disagrees with the Position's own board",
             ));
@@ -310,9 +352,10 @@ fn read_position(pos: &Bound<'_, PyAny>, board: Option<(usize, usize)>) -> PyRes
     }
     match pos.extract::<String>() {
         Ok(moves) => Position::new(&moves, board.unwrap_or((7, 6))),
-        Err(_) => Err(PyValueError::new_err(
-            "expected a Position or a move string such as \"4453\"",
-        )),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "expected a Position or a move string such as \"4453\", not {}",
+            pos.get_type().name()?
+        ))),
     }
 }
 
@@ -347,35 +390,42 @@ impl Book {
     fn build(
         py: Python<'_>,
         path: PathBuf,
-        depth: u32,
-        board: (usize, usize),
-        threads: usize,
-        table_mb: usize,
+        depth: i64,
+        board: Dims,
+        threads: i64,
+        table_mb: i64,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Book> {
         let options = book::build::Options {
             size: board_size(board)?,
-            depth,
+            depth: count_arg("depth", depth, 0..=u32::MAX as usize)? as u32,
             share: None,
-            threads: threads.clamp(1, score4::solver::MAX_THREADS),
-            table_mb: table_mb.max(1),
+            threads: count_arg("threads", threads, 1..=score4::solver::MAX_THREADS)?,
+            table_mb: count_arg("table_mb", table_mb, 1..=score4::MAX_TABLE_MB)?,
             out: path,
         };
-        let failed: Mutex<Option<PyErr>> = Mutex::new(None);
+        // Ctrl-C and an exception from `progress` stop the build at the
+        // next position solved; what it solved stays in its checkpoint.
+        let mut failed: Option<PyErr> = None;
         let built = py.detach(|| {
-            book::build::build(&options, |p| {
-                if let Some(cb) = &progress {
-                    Python::attach(|py| {
-                        if let Err(e) = cb.call1(py, (p.done, p.total)) {
-                            if let Ok(mut f) = failed.lock() {
-                                f.get_or_insert(e);
-                            }
-                        }
-                    });
+            book::build::build_stoppable(&options, |p| {
+                let result = Python::attach(|py| {
+                    py.check_signals()?;
+                    match &progress {
+                        Some(cb) => cb.call1(py, (p.done, p.total)).map(drop),
+                        None => Ok(()),
+                    }
+                });
+                match result {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                        ControlFlow::Break(())
+                    }
                 }
             })
         });
-        if let Some(e) = failed.into_inner().ok().flatten() {
+        if let Some(e) = failed {
             return Err(e);
         }
         let built = built.map_err(value_error)?;
@@ -402,12 +452,17 @@ impl Book {
 
     /// The exact score of `pos` if the book holds it, else None.
     #[pyo3(signature = (pos, board = None))]
-    fn score(
-        &self,
-        pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
-    ) -> PyResult<Option<i32>> {
-        let p = read_position(pos, board.or(Some(self.board())))?;
+    fn score(&self, pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Option<i32>> {
+        // A move string is on the book's board unless `board` says
+        // otherwise; a Position is on its own.
+        let board = match board {
+            None if pos.is_instance_of::<PyString>() => {
+                let (w, h) = self.board();
+                Some((w as i64, h as i64))
+            }
+            board => board,
+        };
+        let p = read_position(pos, board)?;
         if p.size != self.book.size() {
             return Err(PyValueError::new_err(format!(
                 "the book is for {}, not {}",
@@ -496,7 +551,9 @@ static WATCHES: Mutex<Watches> = Mutex::new(Watches {
     next_id: 0,
     due: Vec::new(),
 });
-static WATCHER: OnceLock<()> = OnceLock::new();
+/// The process whose watcher runs: a child made by `fork` inherits the
+/// statics but not the thread, so it starts its own.
+static WATCHER_PID: AtomicU32 = AtomicU32::new(0);
 /// Wakes the watcher when a search is added.
 static WAKE: Condvar = Condvar::new();
 
@@ -544,11 +601,12 @@ fn watcher() {
 }
 
 fn watch(handle: &StopHandle, at: Instant) -> u64 {
-    WATCHER.get_or_init(|| {
+    let pid = std::process::id();
+    if WATCHER_PID.swap(pid, Ordering::SeqCst) != pid {
         let _ = std::thread::Builder::new()
             .name("score4-watch".into())
             .spawn(watcher);
-    });
+    }
     let mut w = watches();
     w.next_id += 1;
     let id = w.next_id;
@@ -596,7 +654,10 @@ fn search_on<const W: usize, const H: usize>(
         .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))?;
     let deadline = match timeout {
         None => None,
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(t)),
+        // A timeout past what the clock can count never comes.
+        Some(t) if t.is_finite() && t >= 0.0 => Duration::try_from_secs_f64(t)
+            .ok()
+            .and_then(|d| Instant::now().checked_add(d)),
         Some(t) => {
             return Err(PyValueError::new_err(format!(
                 "bad timeout {t}: expected seconds, 0 or more"
@@ -657,7 +718,7 @@ impl Solver {
         &mut self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
+        board: Option<Dims>,
         ask: Ask,
         timeout: Option<f64>,
     ) -> PyResult<Found> {
@@ -673,18 +734,9 @@ impl Solver {
     /// every position), a path to a book file, or a `Book`.
     #[new]
     #[pyo3(signature = (table_mb = 64, threads = 1, book = None))]
-    fn new(table_mb: usize, threads: usize, book: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        if !(1..=1 << 16).contains(&table_mb) {
-            return Err(PyValueError::new_err(format!(
-                "bad table_mb {table_mb}: expected a size in MiB from 1 to 65536"
-            )));
-        }
-        if !(1..=score4::solver::MAX_THREADS).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "bad threads {threads}: expected 1 to {}",
-                score4::solver::MAX_THREADS
-            )));
-        }
+    fn new(table_mb: i64, threads: i64, book: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let table_mb = count_arg("table_mb", table_mb, 1..=score4::MAX_TABLE_MB)?;
+        let threads = count_arg("threads", threads, 1..=score4::solver::MAX_THREADS)?;
         let book = match book {
             None => BookChoice::BuiltIn,
             Some(b) => {
@@ -699,7 +751,7 @@ impl Solver {
                 } else if let Ok(path) = b.extract::<PathBuf>() {
                     BookChoice::File(Arc::new(RustBook::load(&path).map_err(value_error)?))
                 } else {
-                    return Err(PyValueError::new_err(
+                    return Err(PyTypeError::new_err(
                         "book must be True, False, a path or a Book",
                     ));
                 }
@@ -722,7 +774,7 @@ impl Solver {
         &mut self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
+        board: Option<Dims>,
         timeout: Option<f64>,
     ) -> PyResult<i32> {
         match self.search(py, pos, board, Ask::Strong, timeout)? {
@@ -737,7 +789,7 @@ impl Solver {
         &mut self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
+        board: Option<Dims>,
         timeout: Option<f64>,
     ) -> PyResult<i32> {
         match self.search(py, pos, board, Ask::Weak, timeout)? {
@@ -753,7 +805,7 @@ impl Solver {
         &mut self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
+        board: Option<Dims>,
         timeout: Option<f64>,
     ) -> PyResult<Vec<Option<i32>>> {
         match self.search(py, pos, board, Ask::Analyze, timeout)? {
@@ -769,7 +821,7 @@ impl Solver {
         &mut self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        board: Option<(usize, usize)>,
+        board: Option<Dims>,
         timeout: Option<f64>,
     ) -> PyResult<Option<usize>> {
         match self.search(py, pos, board, Ask::Best, timeout)? {
@@ -808,15 +860,16 @@ impl Solver {
 /// 5
 #[pyfunction]
 #[pyo3(signature = (cells, level = 7))]
-fn engine_move(py: Python<'_>, cells: Vec<String>, level: u32) -> PyResult<Option<usize>> {
-    if !(1..=classic::MAX_LEVEL).contains(&level) {
-        return Err(PyValueError::new_err(format!(
-            "bad level {level}: expected a search depth from 1 to {}",
-            classic::MAX_LEVEL
-        )));
-    }
-    let mut request = Request::parse(&cells).map_err(value_error)?;
-    request.level = level;
+fn engine_move(py: Python<'_>, cells: Vec<String>, level: i64) -> PyResult<Option<usize>> {
+    let level = count_arg("level", level, 1..=classic::MAX_LEVEL as usize)? as u32;
+    // Cells only: the protocol's flags and its skipping of other tokens
+    // belong to the command line, not to a list of cells.
+    let request = Request {
+        board: Board::from_cells(&cells).map_err(value_error)?,
+        level,
+        debug: false,
+        perfect: false,
+    };
     let answer = py
         .detach(|| classic::try_answer(&request))
         .map_err(value_error)?;

@@ -148,16 +148,22 @@ def test_position_model():
         (lambda: Position("44").play(7), "column 7 is out of range 0..6"),
         (lambda: Position("44").play(-1), "out of range"),
         (lambda: Solver().solve("1212121"), "the game is already over: move 7 won"),
-        (lambda: Solver().solve(42), "expected a Position or a move string"),
         (lambda: Solver().solve(Position("44"), board=(6, 5)), "disagrees"),
         (lambda: Solver(table_mb=0), "bad table_mb 0"),
         (lambda: Solver(threads=0), "bad threads 0"),
-        (lambda: Solver(book=3.5), "book must be"),
         (lambda: Solver(book="/no/such.book"), "no/such.book"),
         (lambda: Solver().solve("44", timeout=-1), "bad timeout"),
         (lambda: engine_move(["o53", "o53"]), "cell 'o53' is given twice"),
         (lambda: engine_move(["o99"]), "off the board"),
         (lambda: engine_move(["o53"], level=0), "bad level 0"),
+        (lambda: engine_move(["o53"], level=-1), "bad level -1"),
+        (lambda: engine_move(["o53", "x43"]), "x43"),
+        (lambda: engine_move(["-level", "3"]), "-level"),
+        (lambda: Position("", board=(-1, 6)), "cannot be negative"),
+        (lambda: Solver(threads=-1), "bad threads -1"),
+        (lambda: Solver(table_mb=-1), "bad table_mb -1"),
+        (lambda: Book.build("/tmp/never.book", -1, board=(4, 4)), "bad depth -1"),
+        (lambda: Book.build("/tmp/never.book", 2, board=(4, 4), threads=0), "bad threads 0"),
         (lambda: Book.load("/no/such.book"), "no/such.book"),
     ],
 )
@@ -166,6 +172,90 @@ def test_bad_input_is_a_value_error_in_the_library_words(call, words):
         call()
     assert words in str(e.value)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: Solver().solve(42),
+        lambda: Solver().solve(None),
+        lambda: Solver().solve(b"44"),
+        lambda: Solver(book=3.5),
+        lambda: Solver(book=0),
+    ],
+)
+def test_a_wrong_type_is_a_type_error(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_a_timeout_beyond_the_clock_never_comes():
+    solver = Solver()
+    assert solver.solve("4453", timeout=1e300) == solver.solve("4453")
+    assert solver.solve("4453", timeout=2.0**70) == -2
+
+
+def test_positions_copy_and_pickle_as_values():
+    import copy
+    import pickle
+
+    p = Position("4453", board=(6, 5))
+    for q in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert q == p and q.board == (6, 5) and q is not p
+        q.play(0)
+        assert q != p and p.moves == "4453"
+
+
+def test_a_book_scores_a_position_of_another_board_by_naming_both(tmp_path):
+    book = Book.build(str(tmp_path / "b.book"), 4, board=(5, 4))
+    with pytest.raises(ValueError) as e:
+        book.score(Position("44"))
+    assert "the book is for 5x4, not 7x6" in str(e.value)
+    assert book.score("33") == Solver().solve("33", board=(5, 4))
+
+
+def test_a_build_stopped_by_its_progress_callback_resumes(tmp_path):
+    out = tmp_path / "b.book"
+    calls = []
+
+    def stop_after_twenty(done, total):
+        calls.append(done)
+        if len(calls) > 20:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Book.build(str(out), 6, board=(5, 4), progress=stop_after_twenty)
+    assert not out.exists()
+    assert (tmp_path / "b.book.partial").exists()
+    whole = Book.build(str(tmp_path / "whole.book"), 6, board=(5, 4))
+    resumed = Book.build(str(out), 6, board=(5, 4))
+    assert out.read_bytes() == (tmp_path / "whole.book").read_bytes()
+    assert len(resumed) == len(whole)
+
+
+def _timeout_in_child(queue):
+    try:
+        Solver(book=False).solve("", timeout=0.3)
+        queue.put("finished")
+    except TimeoutError:
+        queue.put("timeout")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_keeps_timeouts():
+    import multiprocessing
+
+    # The parent's watcher thread is running; the child must start its own.
+    with pytest.raises(TimeoutError):
+        Solver(book=False).solve("", timeout=0.05)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_timeout_in_child, args=(queue,))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+    assert queue.get(timeout=1) == "timeout"
 
 
 def test_engine_move_is_the_protocol_column():

@@ -66,5 +66,5 @@ pub use position::Position;
 pub use size::{BoardSize, SizeError};
 pub use solver::{
     default_table_mb, Probe, Solver, StopHandle, Stopped, DEFAULT_SHARED_TABLE_MB,
-    DEFAULT_TABLE_MB, MAX_PROBES,
+    DEFAULT_TABLE_MB, MAX_PROBES, MAX_TABLE_MB,
 };

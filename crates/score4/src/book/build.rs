@@ -14,6 +14,7 @@
 //! once. An output that exists and is not a regular file is refused
 //! before any work.
 
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -85,6 +86,16 @@ pub enum BuildError {
     /// The book does not read back (the checkpoint held bad scores).
     #[error("the finished book does not check ({0}); the checkpoint is kept")]
     Unchecked(BookError),
+    /// The caller's progress callback asked to stop.
+    #[error("stopped with {done} of {total} positions solved; {name} keeps them for the next run")]
+    Stopped {
+        /// The checkpoint, quoted.
+        name: String,
+        /// Positions solved and kept.
+        done: usize,
+        /// Positions of the build.
+        total: usize,
+    },
 }
 
 fn checkpoint_message(name: &str, e: &CheckpointError) -> String {
@@ -143,12 +154,29 @@ pub struct Built {
 /// the checkpoint a killed run of the same build left; the book written
 /// is the same, byte for byte, as an uninterrupted build's.
 pub fn build(options: &Options, mut progress: impl FnMut(Progress)) -> Result<Built, BuildError> {
+    build_any(options, &mut |p| {
+        progress(p);
+        ControlFlow::Continue(())
+    })
+}
+
+/// [`build`], stopped when `progress` says so: the positions solved by
+/// then stay in the checkpoint, and the error is [`BuildError::Stopped`].
+/// `progress` is called on the calling thread as each position is solved,
+/// so a stop waits at most for the positions under way.
+pub fn build_stoppable(
+    options: &Options,
+    mut progress: impl FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Built, BuildError> {
     build_any(options, &mut progress)
 }
 
 /// Not generic, so that the build of every board size is compiled once,
 /// here, rather than again in each caller for each kind of callback.
-fn build_any(options: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Built, BuildError> {
+fn build_any(
+    options: &Options,
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+) -> Result<Built, BuildError> {
     if let Some((index, count)) = options.share {
         if !(1..=count).contains(&index) {
             return Err(BuildError::NoSuchShare { index, count });
@@ -162,7 +190,7 @@ fn build_any(options: &Options, progress: &mut dyn FnMut(Progress)) -> Result<Bu
 
 fn build_on<const W: usize, const H: usize>(
     options: &Options,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Built, BuildError> {
     let plan = Plan::<W, H>::try_new(options.depth, MAX_POSITIONS)?;
     let (index, count) = options.share.map_or((1, 1), |(i, n)| (i.into(), n.into()));
@@ -194,33 +222,38 @@ fn build_on<const W: usize, const H: usize>(
             source,
         })?;
     let mut done = share.len() - todo.len();
-    progress(Progress {
-        done,
-        total: share.len(),
-    });
+    let total = share.len();
+    let mut stopped = progress(Progress { done, total }).is_break();
     let solving = Instant::now();
     let mut failure = None;
-    solve_all(&todo, solvers, |key, score| {
-        match checkpoint.record(key, score) {
-            Ok(()) => {
-                done += 1;
-                progress(Progress {
-                    done,
-                    total: share.len(),
-                });
-                true
+    if !stopped {
+        solve_all(&todo, solvers, |key, score| {
+            match checkpoint.record(key, score) {
+                Ok(()) => {
+                    done += 1;
+                    stopped = progress(Progress { done, total }).is_break();
+                    !stopped
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    false
+                }
             }
-            Err(e) => {
-                failure = Some(e);
-                false
-            }
-        }
-    })
-    .map_err(BuildError::Spawn)?;
+        })
+        .map_err(BuildError::Spawn)?;
+    }
     if let Some(e) = failure {
         return Err(in_checkpoint(e));
     }
     checkpoint.sync().map_err(in_checkpoint)?;
+    // A stop asked for with the last position solved stops nothing.
+    if stopped && done < total {
+        return Err(BuildError::Stopped {
+            name: quoted(&partial),
+            done,
+            total,
+        });
+    }
     let solving = solving.elapsed();
     let book = match options.share {
         None => plan.complete(|k| checkpoint.score(k)),

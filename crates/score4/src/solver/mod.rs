@@ -98,6 +98,10 @@ pub const MAX_PROBES: usize = 128;
 /// gains from, few enough that the system starts them all.
 pub const MAX_THREADS: usize = 256;
 
+/// The largest table a front end should ask for, in MiB: 64 GiB. Smaller
+/// sizes the system refuses are reported when the table is made.
+pub const MAX_TABLE_MB: usize = 1 << 16;
+
 /// Every core the system gives this process, at most [`MAX_THREADS`]: the
 /// threads of the searches that use them all by default (`-perfect`, a
 /// book's build).

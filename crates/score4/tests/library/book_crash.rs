@@ -234,3 +234,28 @@ fn concurrent_saves_to_one_path_leave_one_whole_book_and_no_litter() {
         .collect();
     assert_eq!(names, ["r.book"], "no temporary file is left");
 }
+
+#[test]
+fn a_build_stopped_by_its_caller_resumes_to_the_same_bytes() {
+    let dir = scratch("stopped");
+    let (whole, searched) = build_to(&dir.join("whole.book"), None);
+    let out = dir.join("stopped.book");
+    let mut calls = 0;
+    let r = build::build_stoppable(&options(&out, None), |_| {
+        calls += 1;
+        if calls > 40 {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    let Err(build::BuildError::Stopped { done, total, .. }) = r else {
+        panic!("not stopped: {r:?}");
+    };
+    assert!(done >= 40 && done < total, "{done} of {total}");
+    assert!(!out.exists(), "a stopped build wrote its book");
+    // The next run searches only what the stopped one left.
+    let built = build::build(&options(&out, None), |_| {}).unwrap();
+    assert_eq!(built.searched, searched - done);
+    assert_eq!(fs::read(&out).unwrap(), whole);
+}
