@@ -54,7 +54,7 @@ pub(crate) fn zeroed<T: ZeroBits>(n: usize) -> Result<Box<[T]>, TableError> {
 /// Every probe lands on a random entry, so with 4 KiB pages nearly every
 /// probe of a large table also misses the TLB; huge pages make the page
 /// walks rare. A huge page is zeroed whole when first touched, so a
-/// short solve in a fresh table pays a few milliseconds more.
+/// short solve in a fresh table pays for zeroing pages it barely uses.
 ///
 /// A request only: where the kernel declines, nothing changes.
 #[cfg(target_os = "linux")]

@@ -43,8 +43,9 @@ pub const DEFAULT_TEMPERATURE: f64 = 2.0;
 pub const MAX_TEMPERATURE: f64 = 100.0;
 
 /// The deepest classic level a face that must stay responsive offers (a
-/// page, a terminal game): the classic search cannot be stopped, and at
-/// this depth it answers within a fraction of a second.
+/// page, a terminal game): the classic search cannot be stopped, and its
+/// time grows with each level, so the level is capped where it still
+/// answers at once.
 pub const MAX_CLASSIC_LEVEL: u32 = 12;
 
 /// Who plays the other side.
@@ -210,7 +211,7 @@ pub enum ChooseError {
 ///
 /// The score-based opponents stop at `deadline` or by the solver's stop
 /// handle. The classic engine's search cannot be stopped; keep its level
-/// low where time matters (level 10 answers in milliseconds).
+/// low where time matters ([`MAX_CLASSIC_LEVEL`]).
 pub fn choose<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     p: &Position<W, H>,

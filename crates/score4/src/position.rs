@@ -361,8 +361,8 @@ impl<const W: usize, const H: usize> Position<W, H> {
 /// ```
 pub fn for_each_position<const W: usize, const H: usize>(mut f: impl FnMut(&Position<W, H>)) {
     // Level by level, each level sorted and deduplicated by key: a
-    // sequential sort is several times faster than a hash set of every
-    // position, whose inserts miss the cache once the set outgrows it.
+    // sequential sort stays in the cache, where a hash set of every
+    // position misses it on each insert once the set outgrows it.
     let mut level = vec![Position::<W, H>::new()];
     while !level.is_empty() {
         let mut next = Vec::with_capacity(level.len() * W);

@@ -72,9 +72,10 @@ pub enum PlanError {
     },
 }
 
-/// The most positions a plan lists (about 4 GiB of memory): far beyond a
-/// 7x6 book of depth 12 (9.2 million), and a bound on what a mistyped
-/// depth or a forged book header can make a command allocate.
+/// The most positions a plan lists (about 4 GiB of memory): far beyond
+/// the books score4 builds (`docs/book.md`), and a
+/// bound on what a mistyped depth or a forged book header can make a
+/// command allocate.
 pub const MAX_POSITIONS: usize = 100_000_000;
 
 /// Fewest positions a share's plan may list, whatever its record count:

@@ -83,7 +83,8 @@ impl PerfectPlayer {
     /// table size they share well.
     pub fn try_with_threads(threads: usize) -> Result<Self, TableError> {
         let threads = threads.max(1);
-        let mut solver = Solver::try_with_table_mb(default_table_mb(threads, 7 * 6))?;
+        let mut solver =
+            Solver::try_with_table_mb(default_table_mb(threads, Standard::CELLS as usize))?;
         solver.set_threads(threads);
         Ok(PerfectPlayer { solver, threads })
     }

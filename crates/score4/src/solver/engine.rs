@@ -258,7 +258,7 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Engine<W, 
 impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     const CELLS: i32 = (W * H) as i32;
     /// Rejects at compile time boards too wide for a table entry's move.
-    const VALID: () = assert!(W <= table::MAX_WIDTH, "at most 14 columns");
+    const VALID: () = assert!(W <= table::MAX_WIDTH, "too wide for a table entry's move");
     /// Width of a position key: every column's cells plus its sentinel.
     const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
     /// Whether this board's keys allow a near table small enough to be
@@ -308,7 +308,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     /// The book built into the library for this board, if there is one
     /// (7x6 only).
     fn built_in_book() -> Option<Arc<Book>> {
-        (W, H).eq(&(7, 6)).then(Book::standard)
+        (BoardSize::of::<W, H>() == BoardSize::STANDARD).then(Book::standard)
     }
 
     /// Runs `f` with its searches stoppable by the handle or at `deadline`.
