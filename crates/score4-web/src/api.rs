@@ -362,7 +362,7 @@ fn reply<const W: usize, const H: usize>(
         Ok(col) => (col, true),
         // Out of time: a move that does not lose at once, centre first,
         // so that a game goes on rather than hangs.
-        Err(ChooseError::Stopped(_)) => (fallback_move(p), false),
+        Err(ChooseError::Stopped(_)) => (play::quick_move(p), false),
         Err(e) => return Err(e),
     };
     Ok(json!({
@@ -370,31 +370,6 @@ fn reply<const W: usize, const H: usize>(
         "column": column.map(|c| c + 1),
         "complete": complete,
     }))
-}
-
-/// A move without a search: one that wins at once, else one that does not
-/// hand the opponent an immediate win, else any; centre-most first.
-fn fallback_move<const W: usize, const H: usize>(p: &Position<W, H>) -> Option<usize> {
-    let mut order: Vec<usize> = p.playable_columns().collect();
-    let centre = (W as f64 - 1.0) / 2.0;
-    order.sort_by(|&a, &b| {
-        (a as f64 - centre)
-            .abs()
-            .partial_cmp(&(b as f64 - centre).abs())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
-    let safe = p.non_losing_moves();
-    order
-        .iter()
-        .copied()
-        .find(|&c| p.is_winning_move(c))
-        .or_else(|| {
-            order
-                .iter()
-                .copied()
-                .find(|&c| safe.contains(p.landing_cell(c)))
-        })
-        .or_else(|| order.first().copied())
 }
 
 /// The board sizes a client may ask for, as text.
@@ -439,15 +414,5 @@ mod tests {
                 seed: 9
             }
         );
-    }
-
-    #[test]
-    fn the_fallback_never_passes_up_a_win_or_hands_one_over() {
-        // Three of the side to move's discs in column 1: it wins there.
-        let p: Position = "121212".parse().unwrap();
-        assert_eq!(fallback_move(&p), Some(0));
-        // Three of the opponent's in column 1: only blocking there does not lose.
-        let r: Position = "212131".parse().unwrap();
-        assert_eq!(fallback_move(&r), Some(0));
     }
 }

@@ -24,6 +24,7 @@ use std::time::Instant;
 
 use thiserror::Error;
 
+use crate::bitboard::Geometry;
 use crate::board::Board;
 use crate::classic::{self, Outcome, Request, MAX_LEVEL};
 use crate::input::Quoted;
@@ -204,6 +205,25 @@ pub enum ChooseError {
     /// The classic engine's table could not be allocated.
     #[error(transparent)]
     Table(#[from] TableError),
+}
+
+/// A move found without a search, for when a search had no time left:
+/// one that wins at once, else one that does not hand the opponent a win
+/// at once, else any; the centre-most first. `None` once the game is over.
+pub fn quick_move<const W: usize, const H: usize>(p: &Position<W, H>) -> Option<usize> {
+    if p.is_game_over() {
+        return None;
+    }
+    let order = || {
+        Geometry::<W, H>::CENTRE_FIRST
+            .into_iter()
+            .filter(|&c| p.can_play(c))
+    };
+    let safe = p.non_losing_moves();
+    order()
+        .find(|&c| p.is_winning_move(c))
+        .or_else(|| order().find(|&c| safe.contains(p.landing_cell(c))))
+        .or_else(|| order().next())
 }
 
 /// The move (0-based column) `opponent` plays in `p`, `None` for

@@ -331,3 +331,40 @@ fn words_count_the_side_to_moves_own_moves() {
         assert_eq!(words(&p, score), Some(expected), "{p:?} score {score}");
     }
 }
+
+#[test]
+fn quick_move_wins_else_blocks_else_plays_centre_most() {
+    // Three of the side to move's discs in column 1: it wins there.
+    let p: Position = "121212".parse().unwrap();
+    assert_eq!(quick_move(&p), Some(0));
+    // Three of the opponent's in column 1: only blocking there does not lose.
+    let r: Position = "212131".parse().unwrap();
+    assert_eq!(quick_move(&r), Some(0));
+    // Against the rule checked move by move, on many positions.
+    let mut checked = 0;
+    for p in random_positions::<7, 6>(400, 0..40, 23) {
+        let got = quick_move(&p);
+        if p.is_game_over() {
+            assert_eq!(got, None);
+            continue;
+        }
+        let playable: Vec<usize> = Geometry::<7, 6>::CENTRE_FIRST
+            .into_iter()
+            .filter(|&c| p.can_play(c))
+            .collect();
+        let wins: Vec<usize> = playable
+            .iter()
+            .copied()
+            .filter(|&c| p.is_winning_move(c))
+            .collect();
+        let safe: Vec<usize> = playable
+            .iter()
+            .copied()
+            .filter(|&c| !p.after(c).can_win_next())
+            .collect();
+        let expected = wins.first().or(safe.first()).or(playable.first()).copied();
+        assert_eq!(got, expected, "{p:?}");
+        checked += 1;
+    }
+    assert!(checked > 200, "{checked}");
+}
