@@ -7,14 +7,10 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use score4::input::Quoted;
-use score4::play::{self, ChooseError, Opponent, OpponentError};
+use score4::play::{self, ChooseError, Opponent};
 use score4::rng::Rng;
 use score4::solver::{Player, Question, Reply};
 use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
-
-/// The deepest classic level the server plays: the classic search cannot
-/// be stopped, and at this depth it answers in well under the time budget.
-pub const MAX_CLASSIC_LEVEL: u32 = score4::play::MAX_CLASSIC_LEVEL;
 
 /// What a request asks of a solver.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,26 +97,12 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
         _ => {
             let opponent = match (get("opponent"), get("level")) {
                 (Some(_), Some(_)) => return Err("give opponent or level, not both".to_string()),
-                (None, Some(level)) => format!("classic:{level}").parse::<Opponent>(),
-                (Some(name), None) => name.parse::<Opponent>(),
+                (None, Some(level)) => Opponent::parse_responsive(&format!("classic:{level}")),
+                (Some(name), None) => Opponent::parse_responsive(name),
                 (None, None) => Ok(Opponent::Perfect),
             }
-            .map_err(|e| match e {
-                // The server's own limit, not the library's, is the one to name.
-                OpponentError::BadLevel { token, .. } => format!(
-                    "bad classic level {}: the server plays levels 1 to {MAX_CLASSIC_LEVEL}",
-                    Quoted::new(&token)
-                ),
-                e => e.to_string(),
-            })?;
+            .map_err(|e| e.to_string())?;
             opponent.check(size).map_err(|e| e.to_string())?;
-            if let Opponent::Classic { level } = opponent {
-                if level > MAX_CLASSIC_LEVEL {
-                    return Err(format!(
-                        "bad classic level {level}: the server plays levels 1 to {MAX_CLASSIC_LEVEL}"
-                    ));
-                }
-            }
             let seed = match get("seed") {
                 None => seed,
                 Some(text) => parse_seed(text)?,
@@ -394,7 +376,7 @@ mod tests {
         assert!(bad("analyze", "x=1").starts_with("unknown parameter 'x'"));
         assert!(bad("analyze", "moves=%zz").contains("percent-encoding"));
         assert!(bad("move", "board=5x4&opponent=classic:3").contains("only on 7x6"));
-        assert!(bad("move", "opponent=classic:13").contains("levels 1 to 12"));
+        assert!(bad("move", "opponent=classic:13").contains("from 1 to 12"));
         assert!(bad("move", "opponent=god").starts_with("unknown opponent"));
         assert!(bad("move", "level=3&opponent=perfect").contains("not both"));
         assert!(bad("solve", "weak=2").starts_with("bad weak"));

@@ -362,7 +362,7 @@ fn route(
                 "budget_ms": shared.config.budget.as_millis() as u64,
                 "boards": api::sizes(),
                 "opponents": score4::play::Opponent::NAMES,
-                "max_classic_level": api::MAX_CLASSIC_LEVEL,
+                "max_classic_level": score4::play::MAX_CLASSIC_LEVEL,
             }),
         ),
         _ => {

@@ -92,6 +92,22 @@ impl Opponent {
             _ => Ok(()),
         }
     }
+
+    /// The opponent `text` names, for a face that must stay responsive:
+    /// as [`FromStr`] reads it, with the classic engine's levels capped at
+    /// [`MAX_CLASSIC_LEVEL`] (its search cannot be stopped).
+    pub fn parse_responsive(text: &str) -> Result<Opponent, OpponentError> {
+        let too_deep = |token: &str| OpponentError::BadLevel {
+            token: token.to_string(),
+            max: MAX_CLASSIC_LEVEL,
+        };
+        let level = text.split_once(':').map_or("", |(_, level)| level);
+        match text.parse::<Opponent>() {
+            Ok(Opponent::Classic { level: n }) if n > MAX_CLASSIC_LEVEL => Err(too_deep(level)),
+            Err(OpponentError::BadLevel { token, .. }) => Err(too_deep(&token)),
+            other => other,
+        }
+    }
 }
 
 impl fmt::Display for Opponent {
@@ -165,21 +181,13 @@ impl FromStr for Opponent {
                     _ => Err(bad()),
                 }
             }
-            ("classic" | "level", Some(n)) => {
-                let bad = || OpponentError::BadLevel {
+            // The levels the engine protocol reads, read the same way.
+            ("classic" | "level", Some(n)) => classic::protocol::parse_level(n)
+                .map(|level| Opponent::Classic { level })
+                .map_err(|_| OpponentError::BadLevel {
                     token: n.to_string(),
                     max: MAX_LEVEL,
-                };
-                if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-                    return Err(bad());
-                }
-                match n.parse::<u32>() {
-                    Ok(level) if (1..=MAX_LEVEL).contains(&level) => {
-                        Ok(Opponent::Classic { level })
-                    }
-                    _ => Err(bad()),
-                }
-            }
+                }),
             ("classic" | "level", None) => Err(OpponentError::BadLevel {
                 token: String::new(),
                 max: MAX_LEVEL,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
-use score4::play::{Opponent, MAX_CLASSIC_LEVEL};
+use score4::play::Opponent;
 use score4::with_board_size;
 
 use crate::output::{self, FAILED, OK};
@@ -54,14 +54,9 @@ enum First {
 
 /// The opponent named, if it can play on `size` and answers quickly.
 fn opponent(text: &str, size: score4::BoardSize) -> Result<Opponent, String> {
-    let opponent = text.parse::<Opponent>().map_err(|e| e.to_string())?;
+    let opponent = Opponent::parse_responsive(text).map_err(|e| e.to_string())?;
     opponent.check(size).map_err(|e| e.to_string())?;
-    match opponent {
-        Opponent::Classic { level } if level > MAX_CLASSIC_LEVEL => Err(format!(
-            "bad classic level {level}: the game plays levels 1 to {MAX_CLASSIC_LEVEL}"
-        )),
-        _ => Ok(opponent),
-    }
+    Ok(opponent)
 }
 
 pub fn run(args: Args) -> u8 {

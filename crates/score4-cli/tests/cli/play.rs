@@ -273,7 +273,7 @@ fn bad_arguments_are_one_line() {
             "move 3: column 8 is out of range 1..7",
         ),
         (&["--opponent", "level:5", "--board", "5x4"], "only on 7x6"),
-        (&["--opponent", "level:20"], "levels 1 to 12"),
+        (&["--opponent", "level:20"], "from 1 to 12"),
         (&["--opponent", "wizard"], "unknown opponent"),
     ] {
         let mut s = Session::start(args);

@@ -96,7 +96,7 @@ impl Request {
 }
 
 /// A level is one or more decimal digits naming a depth in `1..=MAX_LEVEL`.
-fn parse_level(token: &str) -> Result<u32, ParseError> {
+pub(crate) fn parse_level(token: &str) -> Result<u32, ParseError> {
     let bad = || bad_level(token);
     if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());

@@ -368,3 +368,35 @@ fn quick_move_wins_else_blocks_else_plays_centre_most() {
     }
     assert!(checked > 200, "{checked}");
 }
+
+#[test]
+fn a_responsive_face_caps_the_classic_level() {
+    assert_eq!(
+        Opponent::parse_responsive("classic:12"),
+        Ok(Opponent::Classic { level: 12 })
+    );
+    assert_eq!(
+        "classic:13".parse::<Opponent>(),
+        Ok(Opponent::Classic { level: 13 })
+    );
+    for text in [
+        "classic:13",
+        "level:99999",
+        "classic:0",
+        "classic:",
+        "classic",
+    ] {
+        let e = Opponent::parse_responsive(text).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                OpponentError::BadLevel {
+                    max: MAX_CLASSIC_LEVEL,
+                    ..
+                }
+            ),
+            "{text}: {e}"
+        );
+    }
+    assert_eq!(Opponent::parse_responsive("fair"), Ok(Opponent::Fair));
+}
