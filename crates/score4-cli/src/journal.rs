@@ -40,7 +40,7 @@ impl JournalArg {
         if loaded.bounds > 0 || loaded.damaged > 0 {
             output::note(format_args!(
                 "journal: {}: {} bounds of {} positions read, {} damaged lines skipped",
-                score4::book::file::quoted(path),
+                score4::input::quoted_path(path),
                 loaded.bounds,
                 loaded.positions,
                 loaded.damaged

@@ -230,7 +230,7 @@ fn say_loaded(path: &std::path::Path, loaded: Loaded) {
     if loaded.records > 0 || loaded.damaged > 0 {
         output::note(format_args!(
             "split: {}: {} results read, {} damaged lines skipped",
-            score4::book::file::quoted(path),
+            score4::input::quoted_path(path),
             loaded.records,
             loaded.damaged
         ));

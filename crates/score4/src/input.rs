@@ -19,6 +19,7 @@
 
 use std::fmt;
 use std::io::{self, BufRead};
+use std::path::Path;
 
 use thiserror::Error;
 
@@ -228,6 +229,11 @@ pub fn one_line(message: &str) -> String {
         }
     }
     out
+}
+
+/// `path` as messages show it: through [`Quoted`], as any user text.
+pub fn quoted_path(path: &Path) -> String {
+    Quoted::new(path.as_os_str().as_encoded_bytes()).to_string()
 }
 
 #[cfg(test)]

@@ -33,9 +33,8 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::bitboard::Geometry;
-use crate::book::file::quoted;
 use crate::error::{ParseError, SolveError};
-use crate::input::Lines;
+use crate::input::{quoted_path, Lines};
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::{Bound, Solver, Stopped};
@@ -231,7 +230,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// on. A file of another split is an error.
     pub fn load(&mut self, path: &Path) -> Result<Loaded, SplitError> {
         let io = |source| SplitError::Io {
-            path: quoted(path),
+            path: quoted_path(path),
             source,
         };
         let file = BufReader::new(File::open(path).map_err(io)?);
@@ -264,7 +263,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
 
     fn other_split(&self, path: &Path) -> SplitError {
         SplitError::OtherSplit {
-            path: quoted(path),
+            path: quoted_path(path),
             board: BoardSize::of::<W, H>(),
             root: or_dash(&self.root_moves).to_string(),
             depth: self.depth,
@@ -509,7 +508,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// reads what it already holds.
     pub fn open(&mut self, path: &Path) -> Result<(Recorder, Loaded), SplitError> {
         let io = |source| SplitError::Io {
-            path: quoted(path),
+            path: quoted_path(path),
             source,
         };
         let file = OpenOptions::new()
@@ -521,7 +520,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
         let len = file.metadata().map_err(io)?.len();
         let mut recorder = Recorder {
             file,
-            path: quoted(path),
+            path: quoted_path(path),
         };
         if len == 0 {
             recorder.write(&format!("{}\n", self.header()))?;

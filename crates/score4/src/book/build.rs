@@ -24,9 +24,10 @@ use std::{io, thread};
 use thiserror::Error;
 
 use super::checkpoint::{BuildId, Checkpoint, CheckpointError};
-use super::file::{quoted, with_suffix, FileError, OutputLock};
+use super::file::{with_suffix, FileError, OutputLock};
 pub use super::plan::{check_shares, leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
 use super::{Book, BookError};
+use crate::input::quoted_path;
 use crate::position::Position;
 use crate::size::BoardSize;
 use crate::solver::Solver;
@@ -202,7 +203,7 @@ fn build_on<const W: usize, const H: usize>(
         share: options.share,
     };
     let in_checkpoint = |source| BuildError::Checkpoint {
-        name: quoted(&partial),
+        name: quoted_path(&partial),
         source,
     };
     let mut checkpoint = Checkpoint::open(&partial, id, share).map_err(in_checkpoint)?;
@@ -249,7 +250,7 @@ fn build_on<const W: usize, const H: usize>(
     // A stop asked for with the last position solved stops nothing.
     if stopped && done < total {
         return Err(BuildError::Stopped {
-            name: quoted(&partial),
+            name: quoted_path(&partial),
             done,
             total,
         });

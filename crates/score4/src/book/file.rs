@@ -21,7 +21,7 @@ use thiserror::Error;
 
 use super::format::HEADER_BYTES;
 use super::{Book, BookError, Kind};
-use crate::input::Quoted;
+use crate::input::quoted_path;
 use crate::size::BoardSize;
 
 /// Why a book file could not be read or written.
@@ -82,11 +82,6 @@ pub enum FileError {
     },
 }
 
-/// `path` as messages show it: quoted, escaped, cut.
-pub fn quoted(path: &Path) -> String {
-    Quoted::new(path.as_os_str().as_encoded_bytes()).to_string()
-}
-
 /// `path` with `suffix` appended to its file name.
 pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
@@ -98,7 +93,7 @@ impl Book {
     /// Reads and checks the book file at `path`, reading no more than its
     /// header announces.
     pub fn load(path: &Path) -> Result<Book, FileError> {
-        let name = || quoted(path);
+        let name = || quoted_path(path);
         let read = |source| FileError::Read {
             name: name(),
             source,
@@ -156,10 +151,12 @@ impl Book {
     pub fn load_whole(path: &Path, size: BoardSize) -> Result<Book, FileError> {
         let book = Book::load(path)?;
         if book.kind() != Kind::Book {
-            return Err(FileError::Share { name: quoted(path) });
+            return Err(FileError::Share {
+                name: quoted_path(path),
+            });
         }
         book.check_board(size).map_err(|source| FileError::Book {
-            name: quoted(path),
+            name: quoted_path(path),
             source,
         })?;
         Ok(book)
@@ -173,7 +170,7 @@ impl Book {
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
         check_output(path)?;
         let write = |source| FileError::Write {
-            name: quoted(path),
+            name: quoted_path(path),
             source,
         };
         let dir = match path.parent() {
@@ -240,11 +237,13 @@ pub(crate) fn sync_dir(path: &Path) {
 /// device. Called before any work, and again before the save.
 pub fn check_output(path: &Path) -> Result<(), FileError> {
     match fs::symlink_metadata(path) {
-        Ok(m) if !m.file_type().is_file() => Err(FileError::NotAFile { name: quoted(path) }),
+        Ok(m) if !m.file_type().is_file() => Err(FileError::NotAFile {
+            name: quoted_path(path),
+        }),
         Ok(_) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(source) => Err(FileError::Write {
-            name: quoted(path),
+            name: quoted_path(path),
             source,
         }),
     }
@@ -286,7 +285,7 @@ impl OutputLock {
         check_output(out)?;
         let path = with_suffix(out, ".lock");
         let failed = |source| FileError::Write {
-            name: quoted(&path),
+            name: quoted_path(&path),
             source,
         };
         loop {
@@ -299,8 +298,8 @@ impl OutputLock {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {
                     return Err(FileError::Locked {
-                        name: quoted(out),
-                        lock: quoted(&path),
+                        name: quoted_path(out),
+                        lock: quoted_path(&path),
                     })
                 }
                 Err(fs::TryLockError::Error(e)) => return Err(failed(e)),

@@ -31,8 +31,7 @@ use std::sync::{Mutex, PoisonError};
 
 use thiserror::Error;
 
-use crate::book::file::quoted;
-use crate::input::Lines;
+use crate::input::{quoted_path, Lines};
 use crate::score;
 
 /// First word of a journal's header.
@@ -130,7 +129,7 @@ impl Journal {
         height: usize,
         min_work: u64,
     ) -> Result<(Journal, JournalLoaded), JournalError> {
-        let quoted_path = quoted(path);
+        let quoted_path = quoted_path(path);
         let io = |source| JournalError::Io {
             path: quoted_path.clone(),
             source,
