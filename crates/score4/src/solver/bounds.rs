@@ -24,6 +24,7 @@
 //!   seal both.
 
 use super::search::Threats;
+use super::tuning::MAX_PAIRED_FOURS;
 use super::Solver;
 use crate::bitboard::{Bitboard, Geometry};
 use crate::position::Position;
@@ -375,10 +376,6 @@ fn paired_off<const W: usize, const H: usize>(
     }
     pairs_meet(&needs[..count], &mut [0; MAX_PAIRS], 0)
 }
-
-/// The most fours of the mover's [`paired_off`] tries to pair off: a cap
-/// on its search, past which the bound is given up (looser, never wrong).
-const MAX_PAIRED_FOURS: usize = 8;
 
 /// The most pairs of odd columns: four pairs take eight of at most nine
 /// columns.

@@ -184,6 +184,12 @@ pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 /// come from forcing moves.
 pub(super) const FAST_WIN: i32 = 6;
 
+/// The most fours of the mover's that claimeven's pairs of odd columns
+/// try to pair off (`bounds::paired_off`): its search over the pairings
+/// grows fast with the fours, so past the cap the bound is given up
+/// (looser, never wrong) rather than paid for.
+pub(super) const MAX_PAIRED_FOURS: usize = 8;
+
 /// The table size for a solver of a board of `cells` cells searching with
 /// `threads` threads, in mebibytes: [`DEFAULT_SHARED_TABLE_MB`] for several
 /// threads (with them, the large table showed no gain in alternating runs),
