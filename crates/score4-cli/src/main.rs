@@ -70,7 +70,8 @@ enum Command {
         #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
         addr: String,
         /// How long one request may take, searches included, in
-        /// milliseconds: past it the answer is what is settled.
+        /// milliseconds: past it the answer is what is settled (a 503 if no
+        /// solver could start on it).
         #[arg(
             long,
             value_name = "MS",

@@ -406,9 +406,16 @@ impl Book {
         };
         // Ctrl-C and an exception from `progress` stop the build at the
         // next position solved; what it solved stays in its checkpoint.
+        // Without a callback the GIL is taken only now and then, not for
+        // each of what may be millions of positions.
         let mut failed: Option<PyErr> = None;
+        let mut looked = Instant::now();
         let built = py.detach(|| {
             book::build::build_stoppable(&options, |p| {
+                if progress.is_none() && looked.elapsed() < FIRST_CHECK {
+                    return ControlFlow::Continue(());
+                }
+                looked = Instant::now();
                 let result = Python::attach(|py| {
                     py.check_signals()?;
                     match &progress {

@@ -162,8 +162,6 @@ def test_position_model():
         (lambda: Position("", board=(-1, 6)), "cannot be negative"),
         (lambda: Solver(threads=-1), "bad threads -1"),
         (lambda: Solver(table_mb=-1), "bad table_mb -1"),
-        (lambda: Book.build("/tmp/never.book", -1, board=(4, 4)), "bad depth -1"),
-        (lambda: Book.build("/tmp/never.book", 2, board=(4, 4), threads=0), "bad threads 0"),
         (lambda: Book.load("/no/such.book"), "no/such.book"),
     ],
 )
@@ -187,6 +185,27 @@ def test_bad_input_is_a_value_error_in_the_library_words(call, words):
 def test_a_wrong_type_is_a_type_error(call):
     with pytest.raises(TypeError):
         call()
+
+
+def test_a_book_build_checks_its_numbers_before_it_writes(tmp_path):
+    out = tmp_path / "never.book"
+    for kwargs, words in [
+        (dict(depth=-1), "bad depth -1"),
+        (dict(depth=2, threads=0), "bad threads 0"),
+        (dict(depth=2, table_mb=-5), "bad table_mb -5"),
+    ]:
+        depth = kwargs.pop("depth")
+        with pytest.raises(ValueError) as e:
+            Book.build(str(out), depth, board=(4, 4), **kwargs)
+        assert words in str(e.value)
+    assert list(tmp_path.iterdir()) == []
+    # An empty name would put the lock and the checkpoint in the working
+    # directory.
+    here = sorted(os.listdir("."))
+    with pytest.raises(ValueError) as e:
+        Book.build("", 2, board=(4, 4))
+    assert "the name is empty" in str(e.value)
+    assert sorted(os.listdir(".")) == here
 
 
 def test_a_timeout_beyond_the_clock_never_comes():

@@ -376,8 +376,9 @@ fn route(
     }
 }
 
-/// The answer to a task that waited in the queue for its whole budget.
-const BUSY: &str = "every solver was busy for the whole time budget; try again";
+/// The answer to a task whose budget ran out before a solver took it
+/// (waiting for a solver, or in the queues before it).
+const BUSY: &str = "the time budget ran out before a solver could start; try again";
 
 /// Sends `query` to a worker and waits for its answer, stopping the
 /// search if the client goes away meanwhile.

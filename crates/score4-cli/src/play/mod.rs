@@ -68,13 +68,6 @@ pub fn run(args: Args) -> u8 {
             return FAILED;
         }
     };
-    // After the options, so that a bad one is named, terminal or not.
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        output::error(format_args!(
-            "play needs a terminal; for the scores in text, use `score4 solve --analyze MOVES`"
-        ));
-        return FAILED;
-    }
     let config = Config {
         moves: args.moves,
         opponent,
@@ -93,6 +86,15 @@ pub fn run(args: Args) -> u8 {
 /// every cell, and a terminal may report any size.
 const MAX_SIDE: u16 = 2000;
 
+/// Why a window of `width` x `height` cells is not drawn, if it is not.
+fn too_large(width: u16, height: u16) -> Option<String> {
+    (width > MAX_SIDE || height > MAX_SIDE).then(|| {
+        format!(
+            "it reports a window of {width}x{height} cells; at most {MAX_SIDE} each way is drawn"
+        )
+    })
+}
+
 fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     let mut app = match App::<W, H>::new(&config) {
         Ok(app) => app,
@@ -101,6 +103,25 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
             return FAILED;
         }
     };
+    // After the options and the moves, so that a bad one is named,
+    // terminal or not; and before the terminal is set up, which takes
+    // memory for every cell of the window.
+    let unusable = if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        Some(
+            "play needs a terminal; for the scores in text, use `score4 solve --analyze MOVES`"
+                .to_string(),
+        )
+    } else {
+        ratatui::crossterm::terminal::size()
+            .ok()
+            .and_then(|(width, height)| too_large(width, height))
+            .map(|e| format!("play: the terminal failed: {e}"))
+    };
+    if let Some(message) = unusable {
+        app.stop();
+        output::error(format_args!("{message}"));
+        return FAILED;
+    }
     // SIGTERM, SIGHUP and SIGINT from outside (raw mode reads Ctrl-C as a
     // key) end the game through the loop, which restores the terminal.
     let signalled = Arc::new(AtomicBool::new(false));
@@ -115,11 +136,8 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
                 return Ok(());
             }
             let size = terminal.size()?;
-            if size.width > MAX_SIDE || size.height > MAX_SIDE {
-                return Err(io::Error::other(format!(
-                    "it reports a window of {}x{} cells; at most {MAX_SIDE} each way is drawn",
-                    size.width, size.height
-                )));
+            if let Some(e) = too_large(size.width, size.height) {
+                return Err(io::Error::other(e));
             }
             terminal.draw(|f| draw::frame(f, &app))?;
             // Short waits keep the thinking time on screen current.

@@ -139,6 +139,12 @@ fn damaged_or_mismatched_books_are_refused() {
     // A 5x4 book on the 7x6 board.
     let o = score4(&["solve", "--book", &path(&dir.join("good.book")), "4"]);
     refused(&o, "is for 5x4, not 7x6");
+    // An empty output name, which would put the checkpoint and the lock in
+    // the working directory.
+    let o = score4(&[
+        "book", "build", "--board", "4x4", "--depth", "2", "--out", "",
+    ]);
+    refused(&o, "a value is required for '--out");
 }
 
 #[test]

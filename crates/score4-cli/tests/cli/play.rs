@@ -24,10 +24,16 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
+        Session::start_sized(args, 24, 80)
+    }
+
+    /// The game in a terminal of `rows` x `cols`; its screen is still read
+    /// as 80x24 (the tests read what fits there).
+    fn start_sized(args: &[&str], rows: u16, cols: u16) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
-                rows: 24,
-                cols: 80,
+                rows,
+                cols,
                 pixel_width: 0,
                 pixel_height: 0,
             })
@@ -215,6 +221,16 @@ fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
     let raw = String::from_utf8_lossy(&s.raw);
     assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
     assert!(raw.contains("65535x65535"), "{raw}");
+    // A terminal that is that large from the start is refused before it
+    // is set up at all.
+    let mut s = Session::start_sized(&["--opponent", "human"], u16::MAX, u16::MAX);
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 2);
+    let raw = String::from_utf8_lossy(&s.raw);
+    assert!(raw.contains("65535x65535"), "{raw}");
+    assert!(
+        !raw.contains("\x1b[?1049h"),
+        "alternate screen entered: {raw}"
+    );
 }
 
 #[test]

@@ -247,8 +247,9 @@ fn build_on<const W: usize, const H: usize>(
         return Err(in_checkpoint(e));
     }
     checkpoint.sync().map_err(in_checkpoint)?;
-    // A stop asked for with the last position solved stops nothing.
-    if stopped && done < total {
+    // Even with every position solved: the caller that asked to stop is
+    // told so, and the next run only assembles the book.
+    if stopped {
         return Err(BuildError::Stopped {
             name: quoted_path(&partial),
             done,

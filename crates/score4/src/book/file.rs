@@ -236,6 +236,14 @@ pub(crate) fn sync_dir(path: &Path) {
 /// (which a rename would replace, or a write follow), a directory, a
 /// device. Called before any work, and again before the save.
 pub fn check_output(path: &Path) -> Result<(), FileError> {
+    // An empty name would put the lock and the checkpoint, `.lock` and
+    // `.partial`, in the working directory.
+    if path.as_os_str().is_empty() {
+        return Err(FileError::Write {
+            name: quoted_path(path),
+            source: io::Error::new(io::ErrorKind::InvalidInput, "the name is empty"),
+        });
+    }
     match fs::symlink_metadata(path) {
         Ok(m) if !m.file_type().is_file() => Err(FileError::NotAFile {
             name: quoted_path(path),

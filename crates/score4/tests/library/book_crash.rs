@@ -259,3 +259,13 @@ fn a_build_stopped_by_its_caller_resumes_to_the_same_bytes() {
     assert_eq!(built.searched, searched - done);
     assert_eq!(fs::read(&out).unwrap(), whole);
 }
+
+#[test]
+fn an_empty_output_name_is_refused_before_anything_is_written() {
+    let r = build::build(&options(Path::new(""), None), |_| {});
+    let Err(e) = r else {
+        panic!("an empty name was built");
+    };
+    assert!(e.to_string().contains("the name is empty"), "{e}");
+    assert!(!Path::new(".partial").exists() && !Path::new(".lock").exists());
+}
