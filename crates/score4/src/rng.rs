@@ -10,6 +10,11 @@
 //! assert!(a.below(10) < 10);
 //! ```
 
+/// 2^64 divided by the golden ratio, made odd: multiplying by it spreads
+/// nearby integers over the whole range (Fibonacci hashing), for seeds
+/// here and for the tables' slots.
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+
 /// The generator's state: never zero (zero would stay zero for ever).
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
@@ -18,7 +23,7 @@ impl Rng {
     /// A generator seeded with `seed`; every seed, zero too, gives a
     /// usable state, and nearby seeds give unrelated sequences.
     pub fn new(seed: u64) -> Self {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+        Rng(seed.wrapping_mul(GOLDEN) | 1)
     }
 
     /// The next value, uniform over every `u64`.

@@ -110,7 +110,7 @@ impl Table {
 
     #[inline(always)]
     fn slot(&self, tag: u64) -> usize {
-        (tag.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+        (tag.wrapping_mul(crate::rng::GOLDEN) >> self.shift) as usize
     }
 
     #[inline(always)]

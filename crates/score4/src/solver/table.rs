@@ -76,8 +76,8 @@ const _: () = {
 const fn field(bits: u32) -> u64 {
     (1 << bits) - 1
 }
-/// Fibonacci hashing constant (2^64 / golden ratio, odd).
-const SCRAMBLE: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Fibonacci hashing: a key times this, its top bits the slot.
+const SCRAMBLE: u64 = crate::rng::GOLDEN;
 
 /// What the table knows about one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
