@@ -877,9 +877,42 @@ fn engine_move(py: Python<'_>, cells: Vec<String>, level: i64) -> PyResult<Optio
         debug: false,
         perfect: false,
     };
-    let answer = py
-        .detach(|| classic::try_answer(&request))
-        .map_err(value_error)?;
+    // The search runs on a thread of its own, so that this one can take
+    // the GIL now and then and let Python see Ctrl-C, which stops it.
+    let handle = StopHandle::default();
+    let (tx, rx) = std::sync::mpsc::channel();
+    // Behind a lock only so that the wait can leave the GIL.
+    let rx = Mutex::new(rx);
+    let answer = std::thread::scope(|scope| {
+        let search = || {
+            let found = classic::Search::try_for_level(level)
+                .map(|mut s| s.answer_until(&request.board, level, false, &handle));
+            let _ = tx.send(found);
+        };
+        scope.spawn(search);
+        loop {
+            let wait = || {
+                rx.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .recv_timeout(MAX_CHECK)
+            };
+            match py.detach(wait) {
+                Ok(found) => break found,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        // The scope waits for the thread, which stops at once.
+                        handle.stop();
+                        return Err(e);
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the engine's search failed"));
+                }
+            }
+        }
+        .map_err(value_error)?
+        .map_err(|_| PyRuntimeError::new_err("the engine's search was stopped"))
+    })?;
     Ok(match answer.outcome {
         Outcome::Move { column, .. } => Some(column),
         Outcome::YouWin | Outcome::IWin | Outcome::NoMove => None,

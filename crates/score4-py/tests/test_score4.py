@@ -399,12 +399,19 @@ def test_two_threads_solve_at_once():
     print(f"one thread {one[0]:.2f} s; two at once {both:.2f} s ({both / one[0]:.2f}x)")
 
 
-def test_ctrl_c_interrupts_a_long_solve():
+@pytest.mark.parametrize(
+    "call",
+    [
+        "score4.Solver(book=False).solve('')",
+        # The classic engine's deep levels take hours.
+        "score4.engine_move(['o53'], level=40)",
+    ],
+)
+def test_ctrl_c_interrupts_a_long_search(call):
     script = (
         "import score4, sys\n"
-        "s = score4.Solver(book=False)\n"
         "print('solving', flush=True)\n"
-        "s.solve('')\n"
+        f"{call}\n"
         "print('finished', flush=True)\n"
     )
     # Ctrl-C as in a terminal: a shell runs background jobs with SIGINT

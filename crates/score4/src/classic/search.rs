@@ -28,6 +28,7 @@ use crate::bitboard::{Bitboard, Standard};
 use crate::board::Board;
 use crate::heuristic::{cell_weight, evaluate, material, open_threes, WIN};
 use crate::mem::{zeroed, TableError};
+use crate::solver::{StopHandle, Stopped};
 
 type G = Standard;
 
@@ -140,12 +141,21 @@ impl Table {
     }
 }
 
+/// How often a stoppable search looks at its handle: every this many
+/// nodes (a power of two, tested with a mask), so that the look costs
+/// nothing next to the nodes and a stop takes a fraction of a millisecond.
+const STOP_CHECK_NODES: u64 = 1 << 12;
+
 /// The search state: a transposition table and a node counter, reusable
 /// across requests.
 #[derive(Clone, Debug)]
 pub struct Search {
     table: Table,
     nodes: u64,
+    /// The handle of an [`answer_until`](Self::answer_until) under way.
+    stop: Option<StopHandle>,
+    /// That search was stopped: every node returns at once, storing nothing.
+    halted: bool,
 }
 
 impl Search {
@@ -173,6 +183,8 @@ impl Search {
                     .clamp(MIN_TABLE_BITS, MAX_TABLE_BITS),
             )?,
             nodes: 0,
+            stop: None,
+            halted: false,
         })
     }
 
@@ -233,6 +245,27 @@ impl Search {
             };
         }
         answer
+    }
+
+    /// [`answer`](Self::answer), given up when `stop` is stopped: the
+    /// original's search cannot be, and its deep levels take hours. A
+    /// search given up stores nothing more in the table, so the search
+    /// stays reusable.
+    pub fn answer_until(
+        &mut self,
+        board: &Board,
+        level: u32,
+        debug: bool,
+        stop: &StopHandle,
+    ) -> Result<Answer, Stopped> {
+        self.stop = Some(stop.clone());
+        self.halted = stop.is_stopped();
+        let answer = self.answer(board, level, debug);
+        self.stop = None;
+        if std::mem::take(&mut self.halted) {
+            return Err(Stopped);
+        }
+        Ok(answer)
     }
 
     /// The rightmost column of highest value, orange to move with no
@@ -299,6 +332,12 @@ impl Search {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes & (STOP_CHECK_NODES - 1) == 0 {
+            self.halted |= self.stop.as_ref().is_some_and(StopHandle::is_stopped);
+        }
+        if self.halted {
+            return 0;
+        }
         let playable = (mask + BOTTOM) & BOARD;
         if playable == 0 {
             return -NO_MOVE;
@@ -371,6 +410,10 @@ impl Search {
             for &column in &order[..n] {
                 let cell = candidates & G::column(column).0;
                 let value = -self.negamax(opp, opp_wins, mask | cell, depth - 1, -beta, -alpha);
+                if self.halted {
+                    // The value is no value: nothing of it may be stored.
+                    return 0;
+                }
                 if value > best {
                     best = value;
                     best_column = column;
@@ -437,5 +480,59 @@ mod tests {
         assert!(t.get(key | (4 << DEPTH_SHIFT)).is_none());
         let (v, b, c) = t.get(key | (3 << DEPTH_SHIFT)).unwrap();
         assert_eq!((v, b == Bound::Lower, c), (-1_000_005, true, 6));
+    }
+
+    /// Boards of random games, orange (the engine) to move.
+    fn boards(count: usize, seed: u64) -> Vec<Board> {
+        let mut rng = crate::rng::Rng::new(seed);
+        (0..count)
+            .map(|_| {
+                let moves = rng.index(20);
+                let (_, p) = crate::position::random_game::<7, 6>(&mut rng, moves);
+                Board::from_position(&p)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_search_never_stopped_answers_as_the_plain_one() {
+        let handle = StopHandle::default();
+        for (i, board) in boards(60, 3).iter().enumerate() {
+            let level = 1 + (i as u32 % 9);
+            let debug = i % 2 == 0;
+            let plain = Search::for_level(level).answer(board, level, debug);
+            let mut search = Search::for_level(level);
+            assert_eq!(search.answer_until(board, level, debug, &handle), Ok(plain));
+        }
+    }
+
+    #[test]
+    fn a_stopped_search_gives_up_and_stays_reusable() {
+        let board = Board::from_cells(["o53"]).unwrap();
+        let mut search = Search::for_level(MAX_LEVEL);
+        // Stopped before it starts: not even one look at the table's worth.
+        let stopped = StopHandle::default();
+        stopped.stop();
+        assert_eq!(
+            search.answer_until(&board, 40, false, &stopped),
+            Err(Stopped)
+        );
+        // Stopped by another thread in the middle of a search of hours.
+        let handle = StopHandle::default();
+        let stopper = handle.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stopper.stop();
+        });
+        assert_eq!(search.answer_until(&board, 40, true, &handle), Err(Stopped));
+        t.join().unwrap();
+        // What it stored before it gave up is sound: the same search then
+        // answers every board as a fresh one does.
+        let free = StopHandle::default();
+        for (i, board) in boards(30, 5).iter().enumerate() {
+            let level = 1 + (i as u32 % 8);
+            let fresh = Search::for_level(level).answer(board, level, true);
+            assert_eq!(search.answer_until(board, level, true, &free), Ok(fresh));
+        }
     }
 }
