@@ -198,6 +198,17 @@ impl Search {
     /// level 0 behaves as the original's (one ply, printed as depth 0), and
     /// deeper levels are searched, and printed, as [`MAX_LEVEL`].
     pub fn answer(&mut self, board: &Board, level: u32, debug: bool) -> Answer {
+        self.answer_with::<false>(board, level, debug)
+    }
+
+    /// [`answer`](Self::answer), looking at the stop handle when
+    /// `STOPPABLE`: the engine's own searches pay nothing for it.
+    fn answer_with<const STOPPABLE: bool>(
+        &mut self,
+        board: &Board,
+        level: u32,
+        debug: bool,
+    ) -> Answer {
         let level = level.min(MAX_LEVEL);
         let (orange, yellow) = (board.orange().0, board.yellow().0);
         let mut answer = Answer {
@@ -225,7 +236,7 @@ impl Search {
                 if cell == 0 {
                     continue;
                 }
-                let value = self.root_value(orange, mask, cell, level, -INF, INF);
+                let value = self.root_value::<STOPPABLE>(orange, mask, cell, level, -INF, INF);
                 answer.columns[column] = Some(value);
                 if best.is_none_or(|(b, _)| value >= b) {
                     best = Some((value, column));
@@ -238,7 +249,7 @@ impl Search {
                 };
             }
         } else if first_win.is_none() {
-            let column = self.best_column(orange, mask, playable, level);
+            let column = self.best_column::<STOPPABLE>(orange, mask, playable, level);
             answer.outcome = Outcome::Move {
                 column,
                 wins: false,
@@ -260,7 +271,7 @@ impl Search {
     ) -> Result<Answer, Stopped> {
         self.stop = Some(stop.clone());
         self.halted = stop.is_stopped();
-        let answer = self.answer(board, level, debug);
+        let answer = self.answer_with::<true>(board, level, debug);
         self.stop = None;
         if std::mem::take(&mut self.halted) {
             return Err(Stopped);
@@ -272,7 +283,13 @@ impl Search {
     /// immediate win. Columns are tried centre first; each later one is
     /// only tested against the best so far with a window that already
     /// applies the rightmost-wins rule, so most need no exact value.
-    fn best_column(&mut self, orange: u64, mask: u64, playable: u64, level: u32) -> usize {
+    fn best_column<const STOPPABLE: bool>(
+        &mut self,
+        orange: u64,
+        mask: u64,
+        playable: u64,
+        level: u32,
+    ) -> usize {
         let mut best: Option<(i32, usize)> = None;
         for column in CENTRE_FIRST {
             let cell = playable & G::column(column).0;
@@ -281,14 +298,14 @@ impl Search {
             }
             match best {
                 None => {
-                    let value = self.root_value(orange, mask, cell, level, -INF, INF);
+                    let value = self.root_value::<STOPPABLE>(orange, mask, cell, level, -INF, INF);
                     best = Some((value, column));
                 }
                 Some((b, m)) => {
                     // Right of the best, a tie takes over; left of it, only
                     // a strictly higher value does.
                     let alpha = if column > m { b - 1 } else { b };
-                    let value = self.root_value(orange, mask, cell, level, alpha, INF);
+                    let value = self.root_value::<STOPPABLE>(orange, mask, cell, level, alpha, INF);
                     if value > alpha {
                         best = Some((value, column));
                     }
@@ -300,7 +317,7 @@ impl Search {
 
     /// The value for orange of dropping on `cell` at the root, within
     /// `(alpha, beta)` (fail-soft: exact inside the window).
-    fn root_value(
+    fn root_value<const STOPPABLE: bool>(
         &mut self,
         orange: u64,
         mask: u64,
@@ -314,7 +331,7 @@ impl Search {
             return evaluate(Bitboard(orange | cell), Bitboard(yellow));
         }
         let yellow_wins = G::winning_cells(Bitboard(yellow)).0;
-        -self.negamax(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
+        -self.negamax::<STOPPABLE>(yellow, yellow_wins, mask | cell, level - 1, -beta, -alpha)
     }
 
     /// The value of the node with `cur` (the mover's discs) and `mask` (all
@@ -322,7 +339,7 @@ impl Search {
     /// `cur_wins` are the cells that would complete four for the mover: the
     /// parent computed them as its opponent's threats, and the mover's discs
     /// have not changed since.
-    fn negamax(
+    fn negamax<const STOPPABLE: bool>(
         &mut self,
         cur: u64,
         cur_wins: u64,
@@ -332,11 +349,13 @@ impl Search {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes & (STOP_CHECK_NODES - 1) == 0 {
-            self.halted |= self.stop.as_ref().is_some_and(StopHandle::is_stopped);
-        }
-        if self.halted {
-            return 0;
+        if STOPPABLE {
+            if self.nodes & (STOP_CHECK_NODES - 1) == 0 {
+                self.halted |= self.stop.as_ref().is_some_and(StopHandle::is_stopped);
+            }
+            if self.halted {
+                return 0;
+            }
         }
         let playable = (mask + BOTTOM) & BOARD;
         if playable == 0 {
@@ -409,8 +428,15 @@ impl Search {
             }
             for &column in &order[..n] {
                 let cell = candidates & G::column(column).0;
-                let value = -self.negamax(opp, opp_wins, mask | cell, depth - 1, -beta, -alpha);
-                if self.halted {
+                let value = -self.negamax::<STOPPABLE>(
+                    opp,
+                    opp_wins,
+                    mask | cell,
+                    depth - 1,
+                    -beta,
+                    -alpha,
+                );
+                if STOPPABLE && self.halted {
                     // The value is no value: nothing of it may be stored.
                     return 0;
                 }
