@@ -31,8 +31,8 @@ pub struct Args {
     moves: String,
     /// Who plays the other side: human (you play both sides, with the
     /// scores at hand), perfect, fair (a random move that does not lose),
-    /// soft or soft:T (a softmax over the scores), or level:N (the classic
-    /// engine searching N plies, 7x6 only).
+    /// soft or soft:T (a softmax over the scores), or classic:N, also
+    /// spelled level:N (the classic engine searching N plies, 7x6 only).
     #[arg(long, value_name = "WHO", default_value = "perfect")]
     opponent: String,
     /// Who moves first from the starting position.
