@@ -99,13 +99,15 @@ impl<R: BufRead> Lines<R> {
         self
     }
 
-    /// Whether a line over the cap ends the reading (as
-    /// [`stopping_at_long_lines`](Self::stopping_at_long_lines)) or is
-    /// skipped, from the next line on: a file can have its header read
-    /// one way (an endless first line, `/dev/zero`, is no header) and its
-    /// records the other (a block zeroed by a crash is one damaged line).
-    pub fn stop_at_long_lines(&mut self, stop: bool) {
-        self.stop_long = stop;
+    /// Whether the first line of a file of records, its header, is
+    /// `expected`. A first line over the cap ends the reading there (an
+    /// endless one, `/dev/zero`, is no header), where a long line after it
+    /// is skipped as one damaged record (a block zeroed by a crash).
+    pub fn header_is(&mut self, expected: &str) -> io::Result<bool> {
+        self.stop_long = true;
+        let is = matches!(self.next_line()?, Some((_, Ok(header))) if header == expected);
+        self.stop_long = false;
+        Ok(is)
     }
 
     /// The next line's number (from 1) and its text or what is wrong with

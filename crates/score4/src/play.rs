@@ -101,9 +101,10 @@ impl Opponent {
             token: token.to_string(),
             max: MAX_CLASSIC_LEVEL,
         };
-        let level = text.split_once(':').map_or("", |(_, level)| level);
         match text.parse::<Opponent>() {
-            Ok(Opponent::Classic { level: n }) if n > MAX_CLASSIC_LEVEL => Err(too_deep(level)),
+            Ok(Opponent::Classic { level }) if level > MAX_CLASSIC_LEVEL => {
+                Err(too_deep(&level.to_string()))
+            }
             Err(OpponentError::BadLevel { token, .. }) => Err(too_deep(&token)),
             other => other,
         }
@@ -324,14 +325,10 @@ fn classic_move<const W: usize, const H: usize>(
 ) -> Result<Option<usize>, ChooseError> {
     let size = BoardSize::of::<W, H>();
     // On the standard board the layouts are one, so the discs carry over.
-    let standard = if size == BoardSize::STANDARD {
-        Position::<7, 6>::from_sides(p.current(), p.opponent())
-    } else {
-        None
-    };
-    let Some(standard) = standard else {
-        return Err(ChooseError::ClassicBoard { size });
-    };
+    let standard = (size == BoardSize::STANDARD)
+        .then(|| Position::<7, 6>::from_sides(p.current(), p.opponent()))
+        .flatten()
+        .ok_or(ChooseError::ClassicBoard { size })?;
     let request = Request {
         board: Board::from_position(&standard),
         level,

@@ -234,15 +234,10 @@ impl<const W: usize, const H: usize> Split<W, H> {
             source,
         };
         let file = BufReader::new(File::open(path).map_err(io)?);
-        let mut lines = Lines::new(file).stopping_at_long_lines();
-        let header = match lines.next_line().map_err(io)? {
-            Some((_, Ok(header))) => header == self.header(),
-            _ => false,
-        };
-        if !header {
+        let mut lines = Lines::new(file);
+        if !lines.header_is(&self.header()).map_err(io)? {
             return Err(self.other_split(path));
         }
-        lines.stop_at_long_lines(false);
         let mut loaded = Loaded::default();
         while let Some((_, line)) = lines.next_line().map_err(io)? {
             // A line too long or not UTF-8 is damage like any other.

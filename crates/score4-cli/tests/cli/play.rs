@@ -27,6 +27,13 @@ impl Session {
         Session::start_sized(args, 24, 80)
     }
 
+    /// A game of two people at 80x24, drawn and waiting for the first move.
+    fn two_players() -> Session {
+        let mut s = Session::start(&["--opponent", "human"]);
+        s.wait_for("first player to move");
+        s
+    }
+
     /// The game in a terminal of `rows` x `cols`; its screen is still read
     /// as 80x24 (the tests read what fits there).
     fn start_sized(args: &[&str], rows: u16, cols: u16) -> Session {
@@ -106,6 +113,14 @@ impl Session {
         }
     }
 
+    /// That the process gave the terminal back as it ended: the alternate
+    /// screen left, the cursor shown.
+    fn assert_terminal_given_back(&self) {
+        let raw = String::from_utf8_lossy(&self.raw);
+        assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
+        assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+    }
+
     /// Waits for the process to end, at most `limit`; its exit code.
     fn wait_exit(&mut self, limit: Duration) -> u32 {
         let start = Instant::now();
@@ -162,16 +177,12 @@ fn a_game_by_keys_with_undo_redo_and_scores() {
     s.wait_for("none yet");
     s.press("q");
     assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
-    // The terminal is given back: the alternate screen left, the cursor shown.
-    let raw = String::from_utf8_lossy(&s.raw);
-    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
-    assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+    s.assert_terminal_given_back();
 }
 
 #[test]
 fn keys_with_control_or_alt_drop_no_disc() {
-    let mut s = Session::start(&["--opponent", "human"]);
-    s.wait_for("first player to move");
+    let mut s = Session::two_players();
     // Alt-4 (Escape, then 4 at once), Ctrl-\ (read as Ctrl-4) and Ctrl-Space.
     for chord in [&b"\x1b4"[..], b"\x1c", b"\x00"] {
         s.keys.write_all(chord).unwrap();
@@ -191,8 +202,7 @@ fn keys_with_control_or_alt_drop_no_disc() {
 
 #[test]
 fn a_termination_signal_gives_the_terminal_back() {
-    let mut s = Session::start(&["--opponent", "human"]);
-    s.wait_for("first player to move");
+    let mut s = Session::two_players();
     let pid = s.child.process_id().expect("a process id");
     let killed = std::process::Command::new("kill")
         .args(["-TERM", &pid.to_string()])
@@ -200,15 +210,12 @@ fn a_termination_signal_gives_the_terminal_back() {
         .unwrap();
     assert!(killed.success());
     assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
-    let raw = String::from_utf8_lossy(&s.raw);
-    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
-    assert!(raw.contains("\x1b[?25h"), "cursor not shown again");
+    s.assert_terminal_given_back();
 }
 
 #[test]
 fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
-    let mut s = Session::start(&["--opponent", "human"]);
-    s.wait_for("first player to move");
+    let mut s = Session::two_players();
     s.master
         .resize(PtySize {
             rows: u16::MAX,
@@ -218,9 +225,8 @@ fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
         })
         .unwrap();
     assert_eq!(s.wait_exit(Duration::from_secs(10)), 2);
-    let raw = String::from_utf8_lossy(&s.raw);
-    assert!(raw.contains("\x1b[?1049l"), "alternate screen not left");
-    assert!(raw.contains("65535x65535"), "{raw}");
+    s.assert_terminal_given_back();
+    assert!(String::from_utf8_lossy(&s.raw).contains("65535x65535"));
     // A terminal that is that large from the start is refused before it
     // is set up at all.
     let mut s = Session::start_sized(&["--opponent", "human"], u16::MAX, u16::MAX);

@@ -179,12 +179,8 @@ impl Journal {
             source,
         };
         let file = BufReader::new(File::open(path).map_err(io)?);
-        let mut lines = Lines::new(file).stopping_at_long_lines();
-        let header = match lines.next_line().map_err(io)? {
-            Some((_, Ok(header))) => header == self.header,
-            _ => false,
-        };
-        if !header {
+        let mut lines = Lines::new(file);
+        if !lines.header_is(&self.header).map_err(io)? {
             return Err(JournalError::OtherBoard {
                 path: self.path.clone(),
                 width: self.width,
@@ -193,7 +189,6 @@ impl Journal {
         }
         let mut loaded = JournalLoaded::default();
         let mut state = self.state();
-        lines.stop_at_long_lines(false);
         while let Some((_, line)) = lines.next_line().map_err(io)? {
             // A line too long or not UTF-8 is damage like any other.
             match line.ok().and_then(|line| self.read_line(line)) {
