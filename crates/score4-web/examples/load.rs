@@ -69,7 +69,7 @@ fn abuse(addr: SocketAddr, k: usize, rng: &mut Rng) -> u16 {
         }
         "huge-query" => {
             let q = format!(
-                "GET /api/analyze?moves={} HTTP/1.1\r\n\r\n",
+                "GET /api/analyze?moves={} HTTP/1.1\r\nConnection: close\r\n\r\n",
                 "4".repeat(100_000)
             );
             let _ = s.write_all(q.as_bytes());
@@ -93,7 +93,7 @@ fn abuse(addr: SocketAddr, k: usize, rng: &mut Rng) -> u16 {
             0
         }
         _ => {
-            let _ = s.write_all(b"GET /api/analyze HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n");
+            let _ = s.write_all(b"GET /api/analyze HTTP/1.1\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n");
             let _ = s.write_all(&[b'x'; 65536]);
             status(&mut s)
         }
@@ -187,7 +187,7 @@ fn main() {
                 let mut out = Vec::new();
                 for i in (c..requests).step_by(clients) {
                     let moves = &positions[i % positions.len()];
-                    let raw = format!("GET /api/analyze?moves={moves} HTTP/1.1\r\nHost: x\r\n\r\n");
+                    let raw = format!("GET /api/analyze?moves={moves} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                     let t = Instant::now();
                     let code = match connect(addr) {
                         Some(mut s) => match s.write_all(raw.as_bytes()) {
