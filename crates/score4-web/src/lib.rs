@@ -6,6 +6,7 @@
 //!   within limits of size and time, and the checks every request passes.
 //! - [`api`]: queries read into tasks, and each task's JSON answer.
 //! - `pool`: the solvers' threads and the bounded queue in front of them.
+//! - `stream`: a streamed analysis's events.
 //! - Here: the configuration, the routes, and starting and stopping.
 //!
 //! The connections live on a small tokio runtime (two threads): an idle or
@@ -26,6 +27,7 @@
 pub mod api;
 pub mod http;
 mod pool;
+mod stream;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,7 +38,8 @@ use std::time::{Duration, Instant, SystemTime};
 use axum::error_handling::HandleErrorLayer;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderValue, Uri};
-use axum::response::Response;
+use axum::response::sse::Sse;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use serde_json::json;
@@ -71,6 +74,9 @@ pub struct Config {
     pub table_mb: usize,
     /// A request's time from its arrival to its answer, searches included.
     pub budget: Duration,
+    /// The most time a streamed analysis may ask for (`budget=`); more is
+    /// cut to it. A stream holds a worker for its whole time.
+    pub max_budget: Duration,
     /// What a request may be.
     pub limits: Limits,
 }
@@ -89,6 +95,7 @@ impl Default for Config {
             pending_tasks: 128,
             table_mb: 16,
             budget: Duration::from_millis(DEFAULT_BUDGET_MS),
+            max_budget: Duration::from_secs(60),
             limits: Limits {
                 head_bytes: 8 * 1024,
                 target_bytes: 2 * 1024,
@@ -203,7 +210,10 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
     let limits = config.limits;
     let connections = config.connections;
     // A request under way ends within its budget and the grace after it.
+    // A request under way ends within its budget and the grace after it; a
+    // stream is stopped when the server stops.
     let drain = config.budget + pool::GRACE + Duration::from_secs(1);
+    let stopping = Arc::clone(&shared.queue.stopping);
     let thread = std::thread::Builder::new()
         .name("score4-serve".to_string())
         .spawn(move || {
@@ -211,6 +221,11 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
                 let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
                     return;
                 };
+                let mut flag = stopped.clone();
+                tokio::spawn(async move {
+                    let _ = flag.wait_for(|s| *s).await;
+                    stopping.store(true, Ordering::Relaxed);
+                });
                 let app = app(shared, limits);
                 http::serve(listener, app, limits, connections, stopped, drain).await;
             });
@@ -247,6 +262,7 @@ fn app(
         .route("/api/analyze", get(analyze))
         .route("/api/solve", get(solve))
         .route("/api/move", get(play))
+        .route("/api/analyze/stream", get(analyze_stream))
         .fallback(not_found)
         .with_state(shared);
     ServiceBuilder::new()
@@ -299,6 +315,7 @@ async fn health(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Res
             "ok": true,
             "workers": c.workers,
             "budget_ms": c.budget.as_millis() as u64,
+            "max_budget_ms": c.max_budget.as_millis() as u64,
             "boards": api::sizes(),
             "opponents": score4::play::Opponent::NAMES,
             "max_classic_level": score4::play::MAX_CLASSIC_LEVEL,
@@ -331,3 +348,56 @@ async fn task(shared: &Shared, endpoint: &str, query: Option<String>) -> Respons
         }
     }
 }
+
+/// `/api/analyze/stream`: the analysis as server-sent events, one per
+/// state (`analysis`), then the final one (`done`, or `error`). Its budget
+/// is the one asked for, capped by [`Config::max_budget`]; it waits for a
+/// worker no longer than a plain request would.
+async fn analyze_stream(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+    let arrival = Instant::now();
+    let c = &shared.config;
+    let query = match api::read_query("analyze/stream", query.as_deref().unwrap_or(""), 0) {
+        Ok(q) => q,
+        Err(message) => return http::error(400, &message),
+    };
+    let asked = match query.task {
+        api::Task::Stream { budget } => budget,
+        _ => None,
+    };
+    let deadline = arrival + asked.unwrap_or(c.budget).min(c.max_budget);
+    let (started, mut taken) = tokio::sync::oneshot::channel();
+    let (events, states) = tokio::sync::mpsc::channel(STREAM_BACKLOG);
+    let (last, final_state) = tokio::sync::oneshot::channel();
+    let work = pool::Work::Stream {
+        query,
+        started,
+        events,
+        last,
+    };
+    let mut ticket = match shared.queue.submit(work, deadline) {
+        Ok(t) => t,
+        Err(message) => return http::error(503, message),
+    };
+    let wait = tokio::time::Instant::from_std(deadline.min(arrival + c.budget));
+    let took = tokio::select! {
+        t = &mut taken => t.is_ok(),
+        () = tokio::time::sleep_until(wait) => false,
+    };
+    if !took && ticket.give_up_unstarted() {
+        return http::error(503, pool::BUSY);
+    }
+    let mut r = Sse::new(stream::States {
+        ticket,
+        states: Some(states),
+        last: Some(final_state),
+    })
+    .into_response();
+    // A proxy must pass each event on as it comes.
+    r.headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    r
+}
+
+/// States a stream may hold for a client reading slowly; past it a new
+/// one is dropped, as the next (every tick at least) tells as much.
+const STREAM_BACKLOG: usize = 8;

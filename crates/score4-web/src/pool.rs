@@ -5,6 +5,7 @@
 //! task whose request future is dropped (its client went away) is stopped.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -33,6 +34,14 @@ pub(crate) enum Work {
     Answer {
         query: api::Query,
         reply: oneshot::Sender<(u16, Value)>,
+    },
+    /// An analysis told as it narrows: `events` takes the states (a full
+    /// channel drops one, as the next tells more), `last` the final one.
+    Stream {
+        query: api::Query,
+        started: oneshot::Sender<()>,
+        events: tokio::sync::mpsc::Sender<Value>,
+        last: oneshot::Sender<(u16, Value)>,
     },
 }
 
@@ -108,6 +117,9 @@ pub(crate) struct Pool {
 #[derive(Clone)]
 pub(crate) struct Queue {
     jobs: SyncSender<Job>,
+    /// Set when the server stops: streamed analyses end early (each with
+    /// its last event), so that stopping waits for no long search.
+    pub(crate) stopping: Arc<AtomicBool>,
 }
 
 impl Pool {
@@ -120,16 +132,21 @@ impl Pool {
     ) -> std::io::Result<(Pool, Queue)> {
         let (tx, rx) = mpsc::sync_channel::<Job>(pending);
         let rx = Arc::new(Mutex::new(rx));
+        let stopping = Arc::new(AtomicBool::new(false));
         let mut threads = Vec::new();
         for i in 0..workers.max(1) {
             let rx = Arc::clone(&rx);
+            let stopping = Arc::clone(&stopping);
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("score4-worker-{i}"))
-                    .spawn(move || work(&rx, table_mb))?,
+                    .spawn(move || work(&rx, table_mb, &stopping))?,
             );
         }
-        let queue = Queue { jobs: tx.clone() };
+        let queue = Queue {
+            jobs: tx.clone(),
+            stopping,
+        };
         Ok((
             Pool {
                 jobs: Some(tx),
@@ -196,7 +213,7 @@ impl Queue {
 }
 
 /// A worker: takes tasks one at a time and answers each with its solver.
-fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
+fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize, stopping: &AtomicBool) {
     let mut slot = api::Slot::default();
     loop {
         let next = rx.lock().map(|rx| rx.recv());
@@ -213,6 +230,10 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
             let busy = (503, json!({ "error": BUSY }));
             match job.work {
                 Work::Answer { reply, .. } => drop(reply.send(busy)),
+                Work::Stream { started, last, .. } => {
+                    let _ = started.send(());
+                    drop(last.send(busy));
+                }
             }
             continue;
         }
@@ -238,6 +259,36 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
                     failed()
                 });
                 let _ = reply.send(answer);
+            }
+            Work::Stream {
+                query,
+                started,
+                events,
+                last,
+            } => {
+                let _ = started.send(());
+                let mut emit = |event: Value| {
+                    // A full channel: the client reads slowly, and the next
+                    // state supersedes this one.
+                    let _ = events.try_send(event);
+                    !events.is_closed() && !stopping.load(Ordering::Relaxed)
+                };
+                let answer = catch_unwind(AssertUnwindSafe(|| {
+                    api::stream(
+                        &mut slot,
+                        table_mb,
+                        &query,
+                        job.deadline,
+                        &mut on_solver,
+                        &mut emit,
+                    )
+                }));
+                let answer = answer.unwrap_or_else(|_| {
+                    slot = api::Slot::default();
+                    failed()
+                });
+                drop(events);
+                let _ = last.send(answer);
             }
         }
         let _ = job.state.lock().map(|mut s| s.running = None);

@@ -11,6 +11,7 @@ use serde_json::Value;
 use score4::classic::{self, Outcome, Request};
 use score4::play;
 use score4::rng::Rng;
+use score4::solver::ScoreRange;
 use score4::{Board, Position, Solver};
 use score4_web::{start, Config, Server};
 
@@ -107,6 +108,44 @@ fn random_games<const W: usize, const H: usize>(
     out
 }
 
+/// Checks an analysis's ranges as the wire tells them: each column's (and
+/// the position's) bounds in order, its words the library's for them, its
+/// score and sign given exactly when the range proves them.
+fn check_ranges<const W: usize, const H: usize>(p: &Position<W, H>, v: &Value) {
+    let mut ranges = Vec::new();
+    for (c, col) in v["columns"].as_array().unwrap().iter().enumerate() {
+        if col.is_null() {
+            assert!(!p.can_play(c) || p.is_game_over(), "column {c}");
+            continue;
+        }
+        let range = ScoreRange {
+            lower: col["lower"].as_i64().unwrap() as i32,
+            upper: col["upper"].as_i64().unwrap() as i32,
+        };
+        assert!(range.lower <= range.upper, "{col}");
+        assert_eq!(col["col"], c + 1);
+        assert_eq!(col["words"], play::range_words(p, range), "{col}");
+        assert_eq!(col["exact"].as_i64(), range.exact().map(i64::from), "{col}");
+        assert_eq!(col["score"], col["exact"], "{col}");
+        assert_eq!(col["weak"].as_i64(), range.weak().map(i64::from), "{col}");
+        ranges.push(range);
+    }
+    let position = ranges.iter().copied().reduce(|a, b| ScoreRange {
+        lower: a.lower.max(b.lower),
+        upper: a.upper.max(b.upper),
+    });
+    assert_eq!(v["lower"].as_i64(), position.map(|r| i64::from(r.lower)));
+    assert_eq!(v["upper"].as_i64(), position.map(|r| i64::from(r.upper)));
+    assert_eq!(
+        v["score"].as_i64(),
+        position.and_then(ScoreRange::exact).map(i64::from)
+    );
+    assert_eq!(
+        v["complete"],
+        p.is_game_over() || ranges.iter().all(|r| r.exact().is_some())
+    );
+}
+
 fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[String]) {
     let mut solver = Solver::<W, H>::new();
     for moves in games {
@@ -134,16 +173,11 @@ fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[Str
                 }
             }
         }
-        let listed: Vec<usize> = v["best"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap() as usize - 1)
-            .collect();
-        let expected: Vec<usize> = (0..W)
-            .filter(|&c| scores[c].is_some() && scores[c] == best)
-            .collect();
-        assert_eq!(listed, expected, "{moves}");
+        check_ranges(&p, &v);
+        // The best move is proven, and it is the one the solver plays.
+        let best_move = solver.best_move(&p).map(|c| c as u64 + 1);
+        assert_eq!(v["best"]["col"].as_u64(), best_move, "{moves}");
+        assert_eq!(v["best"]["proven"], true, "{moves}");
     }
 }
 
@@ -584,7 +618,7 @@ fn many_clients_at_once_all_get_their_answer() {
 }
 
 #[test]
-fn the_budget_stops_a_search_and_unsettled_columns_are_null() {
+fn the_budget_stops_a_search_and_unsettled_columns_keep_their_bounds() {
     let s = server(Config {
         budget: Duration::from_millis(300),
         ..Config::default()
@@ -594,21 +628,15 @@ fn the_budget_stops_a_search_and_unsettled_columns_are_null() {
     let took = start.elapsed();
     assert_eq!(status, 200);
     assert_eq!(v["complete"], false);
-    assert!(v["score"].is_null());
-    assert!(v["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["words"] == "?"));
-    // The budget, not the search, decides (a solve of 8x7 takes hours).
+    // A solve of 8x7 takes hours: nothing like the best move is proven.
+    assert_eq!(v["best"]["proven"], false, "{v}");
+    check_ranges(&Position::<8, 7>::new(), &v);
+    // The budget, not the search, decides.
     assert!(took < Duration::from_secs(5), "{took:?}");
-    // Out of time, the move found without a search (1-based on the wire).
+    // Out of time, a move all the same, marked unproven.
     let (_, v) = get(s.addr(), "/api/move?board=8x7&opponent=perfect");
-    let quick = play::quick_move(&Position::<8, 7>::new()).map(|c| c + 1);
-    assert_eq!(
-        (v["complete"].clone(), v["column"].clone()),
-        (false.into(), quick.into())
-    );
+    assert_eq!(v["complete"], false);
+    assert!((1..=8).contains(&v["column"].as_u64().unwrap()), "{v}");
     s.stop();
 }
 
@@ -742,4 +770,217 @@ fn stopping_answers_the_request_under_way_and_closes_idle_connections() {
     // The idle connections did not hold the stop for their read time.
     assert!(stopped < Duration::from_secs(30), "{stopped:?}");
     assert!(TcpStream::connect(addr).is_err());
+}
+
+/// Opens `/api/analyze/stream?{query}` and returns the connection, past
+/// the response head (which must be a 200 of server-sent events).
+fn open_stream(addr: SocketAddr, query: &str) -> std::io::BufReader<TcpStream> {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    c.write_all(format!("GET /api/analyze/stream?{query} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut r = std::io::BufReader::new(c);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+        head.push_str(&line);
+    }
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(
+        header(&head, "content-type").as_deref(),
+        Some("text/event-stream")
+    );
+    assert_eq!(
+        header(&head, "transfer-encoding").as_deref(),
+        Some("chunked")
+    );
+    r
+}
+
+/// The next event on a stream (its name and its data), `None` at its end.
+/// The body is chunked: chunks are read until an event's blank line.
+fn next_event(
+    r: &mut std::io::BufReader<TcpStream>,
+    pending: &mut String,
+) -> Option<(String, Value)> {
+    use std::io::BufRead;
+    loop {
+        if let Some(end) = pending.find("\n\n") {
+            let event: String = pending.drain(..end + 2).collect();
+            let mut name = "message".to_string();
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n.to_string();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            return Some((name, serde_json::from_str(&data).unwrap()));
+        }
+        let mut size = String::new();
+        r.read_line(&mut size).ok()?;
+        let size = usize::from_str_radix(size.trim(), 16).ok()?;
+        if size == 0 {
+            return None;
+        }
+        let mut chunk = vec![0u8; size + 2];
+        r.read_exact(&mut chunk).ok()?;
+        pending.push_str(std::str::from_utf8(&chunk[..size]).unwrap());
+    }
+}
+
+#[test]
+fn a_stream_narrows_to_the_exact_analysis_and_ends_with_done() {
+    let s = server(Config {
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let mut solver = Solver::<7, 6>::new();
+    // Positions of 9 to 14 discs, past the book: searches of some length.
+    let positions = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/solver/ply9-14.txt"
+    ))
+    .unwrap();
+    let mut narrowed = 0;
+    for moves in positions
+        .lines()
+        .take(6)
+        .filter_map(|l| l.split_whitespace().next())
+    {
+        let p = Position::<7, 6>::parse(moves).unwrap();
+        let exact = solver.analyze(&p);
+        let mut r = open_stream(s.addr(), &format!("moves={moves}&budget=120000"));
+        let mut pending = String::new();
+        let mut states = Vec::new();
+        let last = loop {
+            let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+            check_ranges(&p, &v);
+            assert_eq!(
+                (v["board"].clone(), v["moves"].clone()),
+                ("7x6".into(), moves.into())
+            );
+            for (c, e) in exact.iter().enumerate() {
+                // Every range holds the exact score, from the first state on.
+                let col = &v["columns"][c];
+                match e {
+                    None => assert!(col.is_null()),
+                    Some(e) => assert!(
+                        col["lower"].as_i64().unwrap() <= i64::from(*e)
+                            && i64::from(*e) <= col["upper"].as_i64().unwrap(),
+                        "{moves}: {col}"
+                    ),
+                }
+            }
+            match name.as_str() {
+                "analysis" => states.push(v),
+                "done" => break v,
+                other => panic!("{other}: {v}"),
+            }
+        };
+        assert_eq!(last["complete"], true, "{moves}");
+        let best = solver.best_move(&p).map(|c| c as u64 + 1);
+        assert_eq!(last["best"]["col"].as_u64(), best);
+        assert_eq!(last["best"]["proven"], true);
+        // Ranges only narrow, and the count of positions only grows.
+        let all: Vec<&Value> = states.iter().chain([&last]).collect();
+        for pair in all.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert!(a["nodes"].as_u64() <= b["nodes"].as_u64());
+            for c in 0..7 {
+                let (x, y) = (&a["columns"][c], &b["columns"][c]);
+                if !x.is_null() {
+                    assert!(x["lower"].as_i64() <= y["lower"].as_i64(), "{x} {y}");
+                    assert!(x["upper"].as_i64() >= y["upper"].as_i64(), "{x} {y}");
+                }
+            }
+        }
+        // The stream ends after its last event.
+        assert!(next_event(&mut r, &mut pending).is_none());
+        narrowed += states.len();
+    }
+    // States came before the last, to be checked.
+    assert!(narrowed >= 6, "{narrowed}");
+    s.stop();
+}
+
+#[test]
+fn a_stream_past_the_cap_is_cut_to_it_and_a_bad_budget_is_refused() {
+    let s = server(Config {
+        max_budget: Duration::from_millis(500),
+        ..Config::default()
+    });
+    let (_, health) = get(s.addr(), "/api/health");
+    assert_eq!(health["max_budget_ms"], 500);
+    let start = Instant::now();
+    // Ten minutes asked for on a board that takes hours.
+    let mut r = open_stream(s.addr(), "board=8x7&budget=600000");
+    let mut pending = String::new();
+    let last = loop {
+        let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+        if name == "done" {
+            break v;
+        }
+    };
+    assert_eq!(last["complete"], false);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    check_ranges(&Position::<8, 7>::new(), &last);
+    for (budget, words) in [
+        ("0", "bad budget"),
+        ("-5", "bad budget"),
+        ("1.5", "bad budget"),
+    ] {
+        let (status, v) = get(s.addr(), &format!("/api/analyze/stream?budget={budget}"));
+        assert_eq!(status, 400);
+        assert!(v["error"].as_str().unwrap().contains(words), "{v}");
+    }
+    let (status, v) = get(s.addr(), "/api/analyze/stream?moves=448");
+    assert_eq!(
+        (status, v["error"].clone()),
+        (400, "move 3: column 8 is out of range 1..7".into())
+    );
+    s.stop();
+}
+
+#[test]
+fn a_stream_whose_client_leaves_frees_its_worker() {
+    let s = one_patient_worker();
+    let mut r = open_stream(s.addr(), "board=8x7&budget=100000");
+    let mut pending = String::new();
+    // It is under way.
+    let (name, _) = next_event(&mut r, &mut pending).unwrap();
+    assert_eq!(name, "analysis");
+    let left = Instant::now();
+    drop(r);
+    let freed = worker_free_since(s.addr(), left);
+    eprintln!("a stream whose client left freed its worker in {freed:?}");
+    s.stop();
+}
+
+#[test]
+fn stopping_ends_a_stream_under_way_with_its_last_event() {
+    let s = server(Config {
+        max_budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let mut r = open_stream(s.addr(), "board=8x7&budget=120000");
+    let mut pending = String::new();
+    assert_eq!(next_event(&mut r, &mut pending).unwrap().0, "analysis");
+    let start = Instant::now();
+    let stopper = std::thread::spawn(move || s.stop());
+    let last = loop {
+        let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+        if name == "done" {
+            break v;
+        }
+    };
+    assert_eq!(last["complete"], false);
+    stopper.join().unwrap();
+    // Well before the stream's two minutes.
+    assert!(start.elapsed() < Duration::from_secs(30));
 }
