@@ -719,6 +719,37 @@ fn a_client_that_leaves_frees_its_worker() {
     s.stop();
 }
 
+#[test]
+fn a_client_that_shuts_its_sending_side_counts_as_gone() {
+    let s = one_patient_worker();
+    let leaving = slow_request(s.addr(), "");
+    std::thread::sleep(Duration::from_millis(300));
+    let left = Instant::now();
+    leaving.shutdown(std::net::Shutdown::Write).unwrap();
+    worker_free_since(s.addr(), left);
+    drop(leaving);
+    s.stop();
+}
+
+#[test]
+fn past_the_requests_under_way_a_new_one_is_refused_503_at_once() {
+    let s = server(Config {
+        requests: 1,
+        workers: 1,
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let held = slow_request(s.addr(), "");
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, head, body) = send(s.addr(), b"GET /api/health HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 503, "{head}");
+    assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
+    assert!(body.contains("the server is busy"), "{body}");
+    drop(held);
+    worker_free_since(s.addr(), Instant::now());
+    s.stop();
+}
+
 /// A task whose client leaves while it still waits for a worker is never
 /// started: the next client does not wait for a search nobody will read.
 #[test]
