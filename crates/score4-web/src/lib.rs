@@ -177,8 +177,6 @@ struct Shared {
     seeds: AtomicU64,
 }
 
-type Shared_ = Arc<Shared>;
-
 /// Starts the server; it runs on its own threads until stopped.
 pub fn start(config: &Config) -> Result<Server, ServeError> {
     let listener =
@@ -209,7 +207,6 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
     let (stop, stopped) = watch::channel(false);
     let limits = config.limits;
     let connections = config.connections;
-    // A request under way ends within its budget and the grace after it.
     // A request under way ends within its budget and the grace after it; a
     // stream is stopped when the server stops.
     let drain = config.budget + pool::GRACE + Duration::from_secs(1);
@@ -244,7 +241,7 @@ pub fn start(config: &Config) -> Result<Server, ServeError> {
 
 /// The routes, inside the limits every request passes.
 fn app(
-    shared: Shared_,
+    shared: Arc<Shared>,
     limits: Limits,
 ) -> impl tower::Service<
     axum::extract::Request<hyper::body::Incoming>,
@@ -298,7 +295,7 @@ async fn not_found(uri: Uri) -> Response {
     http::error(404, &format!("no such page: {}", Quoted::new(uri.path())))
 }
 
-async fn health(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+async fn health(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     if let Some(q) = query.filter(|q| !q.is_empty()) {
         return http::error(
             400,
@@ -323,15 +320,15 @@ async fn health(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Res
     )
 }
 
-async fn analyze(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+async fn analyze(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     task(&shared, "analyze", query).await
 }
 
-async fn solve(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+async fn solve(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     task(&shared, "solve", query).await
 }
 
-async fn play(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+async fn play(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     task(&shared, "move", query).await
 }
 
@@ -353,7 +350,7 @@ async fn task(shared: &Shared, endpoint: &str, query: Option<String>) -> Respons
 /// state (`analysis`), then the final one (`done`, or `error`). Its budget
 /// is the one asked for, capped by [`Config::max_budget`]; it waits for a
 /// worker no longer than a plain request would.
-async fn analyze_stream(State(shared): State<Shared_>, RawQuery(query): RawQuery) -> Response {
+async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     let arrival = Instant::now();
     let c = &shared.config;
     let query = match api::read_query("analyze/stream", query.as_deref().unwrap_or(""), 0) {
