@@ -56,6 +56,7 @@ def test_fixtures_strong_weak_analyze_best(solver, moves, score):
     assert max(s for s in scores if s is not None) == score
     best = solver.best_move(moves)
     assert scores[best] == score
+    assert solver.best_moves(moves) == [c for c, s in enumerate(scores) if s == score]
     # Each column's score is minus the score of the position after it.
     p = Position(moves)
     for col, s in enumerate(scores):
@@ -206,6 +207,211 @@ def test_a_book_build_checks_its_numbers_before_it_writes(tmp_path):
         Book.build("", 2, board=(4, 4))
     assert "the name is empty" in str(e.value)
     assert sorted(os.listdir(".")) == here
+
+
+HUGE = [10**30, -(10**30), 2**64, 10**5000]
+
+
+@pytest.mark.parametrize("n", HUGE, ids=["1e30", "-1e30", "2**64", "1e5000"])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda n: Position("44").play(n), "column"),
+        (lambda n: Position("44").can_play(n), "column"),
+        (lambda n: Position("44").is_winning_move(n), "column"),
+        (lambda n: Position("", board=(n, 6)), "board"),
+        (lambda n: Position("", board=(7, n)), "board"),
+        (lambda n: Solver(table_mb=n), "bad table_mb"),
+        (lambda n: Solver(threads=n), "bad threads"),
+        (lambda n: Solver().solve("44", board=(n, 4)), "board"),
+        (lambda n: engine_move(["o53"], level=n), "bad level"),
+        (lambda n: Book.build("never.book", n, board=(4, 4)), "bad depth"),
+        (lambda n: Book.build("never.book", 2, board=(4, 4), threads=n), "bad threads"),
+        (lambda n: Book.build("never.book", 2, board=(4, 4), table_mb=n), "bad table_mb"),
+    ],
+)
+def test_a_huge_number_is_a_value_error_naming_the_argument(call, name, n, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError) as e:
+        call(n)
+    words = str(e.value)
+    assert name in words and "\n" not in words
+    if n == 10**5000:
+        assert "16610-bit number" in words
+    elif abs(n) < 2**127:
+        assert str(n) in words
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_timeout_of_a_huge_float_is_still_no_timeout_but_a_huge_int_is_refused():
+    with pytest.raises(ValueError) as e:
+        Solver().solve("4453", timeout=10**400)
+    assert "bad timeout (a 1329-bit number)" in str(e.value)
+    assert Solver().solve("4453", timeout=float(10**300)) == -2
+
+
+def test_signatures_show_their_defaults():
+    import inspect
+    import pydoc
+
+    assert str(inspect.signature(Position)) == "(moves='', board=(7, 6))"
+    assert str(inspect.signature(Position.from_moves)) == "(moves, board=(7, 6))"
+    assert str(inspect.signature(Solver)) == "(table_mb=64, threads=1, book=True)"
+    assert str(inspect.signature(Book.build)) == (
+        "(path, depth, board=(7, 6), threads=1, table_mb=64, progress=None)"
+    )
+    assert str(inspect.signature(engine_move)) == "(cells, level=7)"
+    assert "board=(7, 6)" in pydoc.render_doc(Position)
+    # Nothing anywhere shows a default it cannot say.
+    for cls in (Position, Solver, Book):
+        made = [("__init__", cls)] if cls.__text_signature__ else []
+        for name, member in made + list(vars(cls).items()):
+            if name.startswith("__") and name != "__init__" or not callable(member):
+                continue
+            for param in inspect.signature(member).parameters.values():
+                assert param.default is not Ellipsis, (cls.__name__, name, param)
+
+
+def test_the_stub_matches_the_module():
+    """Each function and method in the stub takes the parameters, with the
+    defaults, the module's own signatures name."""
+    import ast
+    import inspect
+
+    stub = ast.parse((Path(score4._native.__file__).parent / "_native.pyi").read_text())
+    seen = 0
+    for node in stub.body:
+        owner, defs = score4._native, [node]
+        if isinstance(node, ast.ClassDef):
+            owner, defs = getattr(score4._native, node.name), node.body
+        for fn in defs:
+            if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("__") and fn.name != "__init__":
+                continue
+            if any(isinstance(d, ast.Name) and d.id == "property" for d in fn.decorator_list):
+                assert isinstance(getattr(owner, fn.name), property) or hasattr(owner, fn.name)
+                continue
+            real = inspect.signature(owner if fn.name == "__init__" else getattr(owner, fn.name))
+            args = [a.arg for a in fn.args.args if a.arg != "self"]
+            defaults = [ast.literal_eval(d) for d in fn.args.defaults]
+            assert args == [p for p in real.parameters if p != "self"], (fn.name, args)
+            expected = [p.default for p in real.parameters.values() if p.default is not inspect.Parameter.empty]
+            assert defaults == expected, (fn.name, defaults, expected)
+            seen += 1
+    assert seen >= 25
+    solver = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Solver")
+    best = next(f for f in solver.body if isinstance(f, ast.FunctionDef) and f.name == "best_move")
+    # A finished game raises; a game that goes on has a move.
+    assert ast.unparse(best.returns) == "int"
+    with pytest.raises(ValueError) as e:
+        Solver().best_move("1212121")
+    assert "the game is already over" in str(e.value)
+
+
+def test_one_solver_shared_by_two_threads():
+    """The second caller waits for the first, the GIL released; both get
+    right answers."""
+    solver = Solver(book=False)
+    cases = labelled("ply9-14.txt", 8)
+    answers, errors = {}, []
+
+    def work(part):
+        try:
+            for moves, _ in part:
+                answers[moves] = solver.solve(moves)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(cases[i::2],)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert answers == dict(cases)
+    # A caller with a timeout gives up waiting for a busy solver.
+    long = []
+
+    def search_long():
+        try:
+            solver.solve("", timeout=1.5)
+        except TimeoutError as e:
+            long.append(str(e))
+
+    busy = threading.Thread(target=search_long)
+    busy.start()
+    time.sleep(0.2)
+    with pytest.raises(TimeoutError) as e:
+        solver.solve("4453", timeout=0.1)
+    assert "busy in another thread" in str(e.value)
+    busy.join()
+    assert long and "did not finish" in long[0]
+    assert solver.solve("4453") == -2
+
+
+def test_engine_move_takes_a_list_or_a_string_of_cells():
+    assert engine_move("o53 y43", level=5) == engine_move(["o53", "y43"], level=5)
+    assert engine_move(("o53", "y43"), level=5) == engine_move(["o53", "y43"], level=5)
+    assert engine_move("o53") == engine_move(["o53"])
+    with pytest.raises(ValueError) as e:
+        engine_move("o53 o53")
+    assert "given twice" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        engine_move(53)
+    assert "list of cell strings" in str(e.value)
+
+
+def test_a_table_too_large_is_refused_by_the_constructor():
+    try:
+        solver = Solver(table_mb=65536)
+    except MemoryError as e:
+        assert "table_mb 65536" in str(e) and "cannot allocate" in str(e)
+    else:
+        # This system gives 64 GiB (or promises it): then it must work.
+        assert solver.solve("4453") == -2
+
+
+def test_nodes_can_be_reset():
+    s = Solver(book=False)
+    moves = labelled("ply9-14.txt", 1)[0][0]
+    s.solve(moves)
+    assert s.nodes > 0
+    s.reset_nodes()
+    assert s.nodes == 0
+    s.reset()
+    s.solve(moves)
+    first = s.nodes
+    s.reset_nodes()
+    s.reset()
+    s.solve(moves)
+    assert s.nodes == first > 0
+
+
+def test_best_moves_on_other_boards_and_a_finished_game():
+    solver = Solver(table_mb=8)
+    for board, moves in [((5, 4), "33"), ((4, 5), "2"), ((6, 4), "3344"), ((7, 6), "445566")]:
+        scores = solver.analyze(moves, board=board)
+        top = max(s for s in scores if s is not None)
+        assert solver.best_moves(moves, board=board) == [c for c, s in enumerate(scores) if s == top]
+        assert solver.best_move(moves, board=board) in solver.best_moves(moves, board=board)
+    with pytest.raises(ValueError):
+        solver.best_moves("1212121")
+
+
+def test_version():
+    from importlib.metadata import version
+
+    cargo = (REPO / "Cargo.toml").read_text()
+    crate = next(line for line in cargo.splitlines() if line.startswith("version = "))
+    assert score4.__version__ == version("score4") == crate.split('"')[1]
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86-64 only")
+def test_the_wheel_is_built_for_x86_64_v3():
+    """What the import check assumes, even for a wheel built from another
+    directory (as scripts/python-test builds it)."""
+    rustc, features = score4._native._build_info()
+    assert rustc.startswith("rustc ")
+    assert {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe"} <= set(features)
 
 
 def test_a_timeout_beyond_the_clock_never_comes():

@@ -13,6 +13,6 @@ from ._cpu import require_cpu as _require_cpu
 
 _require_cpu()
 
-from ._native import Book, Position, Solver, board_sizes, engine_move  # noqa: E402
+from ._native import Book, Position, Solver, __version__, board_sizes, engine_move  # noqa: E402
 
-__all__ = ["Book", "Position", "Solver", "board_sizes", "engine_move"]
+__all__ = ["Book", "Position", "Solver", "__version__", "board_sizes", "engine_move"]
