@@ -6,8 +6,12 @@
 //! strings are 1-based digits, the notation of the command line. Bad input
 //! raises `ValueError` in the library's words. Searches release the GIL,
 //! and Ctrl-C stops them (`KeyboardInterrupt`) through the library's
-//! stoppable search.
+//! stoppable search. The anytime analysis (`Solver.analyze_anytime`)
+//! returns what it proved by a timeout, and calls its Python callback on
+//! the calling thread, taking the GIL only for it, while the library
+//! searches on a thread of its own.
 
+mod analysis;
 mod args;
 mod solver;
 mod watch;
@@ -601,6 +605,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Position>()?;
     m.add_class::<Solver>()?;
     m.add_class::<Book>()?;
+    m.add_class::<analysis::Analysis>()?;
     m.add_function(wrap_pyfunction!(engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(board_sizes, m)?)?;
     Ok(())

@@ -6,14 +6,16 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::ThreadId;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use pyo3::exceptions::PyValueError;
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError};
 use pyo3::prelude::*;
 use score4::book::Book as RustBook;
-use score4::solver::{Question, Reply, Stopped};
-use score4::{with_board_size, BoardSize, SolveError};
+use score4::solver::{Goal, Question, Reply, Stopped};
+use score4::{with_board_size, BoardSize, ScoreRange, SolveError};
 
+use crate::analysis::Analysis;
 use crate::args::{count_arg, deadline, Dims, Int, Seconds};
 use crate::watch::{unwatch, watch, FIRST_CHECK, MAX_CHECK};
 use crate::{position, read_position, value_error, Book, RustPosition, RustSolver, STANDARD};
@@ -61,7 +63,7 @@ struct Lending {
 /// >>> solver.solve("33", board=(5, 4))
 /// 0
 #[pyclass(module = "score4", frozen)]
-pub struct Solver {
+pub(crate) struct Solver {
     table_mb: usize,
     threads: usize,
     book: BookChoice,
@@ -135,6 +137,24 @@ fn make<const W: usize, const H: usize>(
     Ok(Box::new(solver))
 }
 
+/// The lent library solver of the `W` x `H` board, made if the one lent
+/// is of another board.
+fn solver_of<'a, const W: usize, const H: usize>(
+    this: &Solver,
+    lent: &'a mut Lent<'_>,
+) -> PyResult<&'a mut RustSolver<W, H>> {
+    let size = BoardSize::of::<W, H>();
+    if lent.current.as_ref().is_none_or(|(s, _)| *s != size) {
+        // The old table goes before the new one is made.
+        lent.current = None;
+        lent.current = Some((size, make::<W, H>(this.table_mb, this.threads, &this.book)?));
+    }
+    lent.current
+        .as_mut()
+        .and_then(|(_, s)| s.downcast_mut::<RustSolver<W, H>>())
+        .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))
+}
+
 fn search_on<const W: usize, const H: usize>(
     this: &Solver,
     lent: &mut Lent<'_>,
@@ -147,17 +167,7 @@ fn search_on<const W: usize, const H: usize>(
     if !matches!(ask, Ask::Analyze) {
         SolveError::check(&p).map_err(value_error)?;
     }
-    let size = BoardSize::of::<W, H>();
-    if lent.current.as_ref().is_none_or(|(s, _)| *s != size) {
-        // The old table goes before the new one is made.
-        lent.current = None;
-        lent.current = Some((size, make::<W, H>(this.table_mb, this.threads, &this.book)?));
-    }
-    let solver = lent
-        .current
-        .as_mut()
-        .and_then(|(_, s)| s.downcast_mut::<RustSolver<W, H>>())
-        .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))?;
+    let solver = solver_of::<W, H>(this, lent)?;
     let handle = solver.stop_handle();
     let before = solver.nodes();
     let mut interval = FIRST_CHECK;
@@ -186,6 +196,72 @@ fn search_on<const W: usize, const H: usize>(
     this.nodes
         .fetch_add(solver.nodes().wrapping_sub(before), Ordering::Relaxed);
     result
+}
+
+/// How an anytime analysis is asked for.
+struct Anytime<'a> {
+    goal: Goal,
+    deadline: Option<Instant>,
+    /// The least time between two calls of `on_update` that report no
+    /// narrowing.
+    tick: Duration,
+    on_update: Option<&'a Bound<'a, PyAny>>,
+}
+
+/// The anytime analysis of `pos`: the search runs without the GIL, which
+/// is taken back only to look at Python's signals and to call
+/// `on_update`; an exception from either stops the search and is raised.
+fn anytime_on<const W: usize, const H: usize>(
+    this: &Solver,
+    lent: &mut Lent<'_>,
+    py: Python<'_>,
+    pos: &crate::Position,
+    ask: &Anytime<'_>,
+) -> PyResult<Analysis> {
+    let p = position::<W, H>(&pos.moves);
+    let solver = solver_of::<W, H>(this, lent)?;
+    let handle = solver.stop_handle();
+    let before = solver.nodes();
+    let on_update = ask.on_update.map(|f| f.clone().unbind());
+    let mut failed: Option<PyErr> = None;
+    let mut told: Option<([Option<ScoreRange>; W], bool)> = None;
+    let mut told_at = Instant::now();
+    let (goal, deadline, every) = (ask.goal, ask.deadline, ask.tick);
+    // The library ticks often enough for Ctrl-C to be heard soon, whatever
+    // tick the caller asked for.
+    let tick = every.min(MAX_CHECK);
+    let last = py.detach(|| {
+        handle.resume();
+        solver.analyze_anytime(&p, goal, deadline, tick, |a| {
+            if failed.is_some() {
+                return;
+            }
+            let state = (a.columns, a.done);
+            let due = told != Some(state) || told_at.elapsed() >= every;
+            let called = Python::attach(|py| {
+                py.check_signals()?;
+                match &on_update {
+                    Some(f) if due => {
+                        told = Some(state);
+                        told_at = Instant::now();
+                        f.call1(py, (Analysis::of(pos, a),)).map(drop)
+                    }
+                    _ => Ok(()),
+                }
+            });
+            if let Err(e) = called {
+                failed = Some(e);
+                handle.stop();
+            }
+        })
+    });
+    handle.resume();
+    this.nodes
+        .fetch_add(solver.nodes().wrapping_sub(before), Ordering::Relaxed);
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(Analysis::of(pos, &last)),
+    }
 }
 
 /// One search, stoppable by the solver's handle.
@@ -387,6 +463,66 @@ impl Solver {
             Found::Scores(s) => Ok(s),
             _ => unreachable!("an analysis lists scores"),
         }
+    }
+
+    /// What can be proven about each move of `pos` by `timeout` (seconds;
+    /// None: until every score is exact, or with `goal="best_move"` until
+    /// the best move is proven), as an `Analysis`: each column's bounds,
+    /// narrowing as the analysis goes on (every column's win, draw or loss
+    /// first, centre first; then exact scores, the column that could still
+    /// be best first). The analysis ends without an error at the timeout.
+    ///
+    /// `on_update(analysis)` is called with the state each time a bound
+    /// narrows, and every `tick` seconds between with the progress
+    /// (`nodes`, `seconds`). It runs in this thread while the search goes
+    /// on without the GIL in another; an exception from it (or Ctrl-C)
+    /// stops the analysis and is raised.
+    #[pyo3(
+        signature = (pos, board = None, timeout = None, on_update = None, tick = Seconds::Float(0.1), goal = "everything"),
+        text_signature = "($self, pos, board=None, timeout=None, on_update=None, tick=0.1, goal='everything')"
+    )]
+    #[allow(clippy::too_many_arguments)]
+    fn analyze_anytime(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        board: Option<Dims>,
+        timeout: Option<Seconds>,
+        on_update: Option<&Bound<'_, PyAny>>,
+        tick: Seconds,
+        goal: &str,
+    ) -> PyResult<Analysis> {
+        let p = read_position(pos, board.as_ref())?;
+        let goal = match goal {
+            "everything" => Goal::Everything,
+            "best_move" => Goal::BestMove,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "bad goal '{goal}': expected 'everything' or 'best_move'"
+                )))
+            }
+        };
+        let tick = match tick.duration("tick")? {
+            Some(t) if !t.is_zero() => t,
+            _ => {
+                return Err(PyValueError::new_err(
+                    "bad tick: expected seconds, more than 0, that the clock can count",
+                ))
+            }
+        };
+        if let Some(f) = on_update {
+            if !f.is_callable() {
+                return Err(PyTypeError::new_err("on_update must be callable"));
+            }
+        }
+        let ask = Anytime {
+            goal,
+            deadline: deadline(timeout.as_ref())?,
+            tick,
+            on_update,
+        };
+        let mut lent = self.lend(py, ask.deadline)?;
+        with_board_size!(p.size, anytime_on(self, &mut lent, py, &p, &ask))
     }
 
     /// A perfect move (0-based column): the fastest win, else a draw, else

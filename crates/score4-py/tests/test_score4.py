@@ -164,6 +164,11 @@ def test_position_model():
         (lambda: Solver(threads=-1), "bad threads -1"),
         (lambda: Solver(table_mb=-1), "bad table_mb -1"),
         (lambda: Book.load("/no/such.book"), "no/such.book"),
+        (lambda: Solver().analyze_anytime("44", goal="all"), "bad goal 'all'"),
+        (lambda: Solver().analyze_anytime("44", tick=0), "bad tick"),
+        (lambda: Solver().analyze_anytime("44", tick=-1), "bad tick -1"),
+        (lambda: Solver().analyze_anytime("44", timeout=-1), "bad timeout -1"),
+        (lambda: Solver().analyze_anytime("448"), "column 8 is out of range"),
     ],
 )
 def test_bad_input_is_a_value_error_in_the_library_words(call, words):
@@ -181,6 +186,8 @@ def test_bad_input_is_a_value_error_in_the_library_words(call, words):
         lambda: Solver().solve(b"44"),
         lambda: Solver(book=3.5),
         lambda: Solver(book=0),
+        lambda: Solver().analyze_anytime("44", on_update=3),
+        lambda: Solver().analyze_anytime("44", tick="1"),
     ],
 )
 def test_a_wrong_type_is_a_type_error(call):
@@ -414,6 +421,190 @@ def test_the_wheel_is_built_for_x86_64_v3():
     assert {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe"} <= set(features)
 
 
+def random_positions(board, count, seed, least_moves):
+    """`count` random positions of games that go on, with at least
+    `least_moves` moves played."""
+    import random
+
+    rng = random.Random(seed)
+    w, h = board
+    out = []
+    while len(out) < count:
+        p = Position(board=board)
+        for _ in range(rng.randrange(least_moves, w * h)):
+            if p.is_game_over():
+                break
+            p.play(rng.choice(p.legal_moves()))
+        if not p.is_game_over():
+            out.append(p)
+    return out
+
+
+def check_anytime(states, exact, best):
+    """Every state holds the exact scores, narrows the state before it, and
+    says only what is proven."""
+    previous = None
+    # Progress reported between narrowings is live, a little ahead of the
+    # count of the next narrowing: each state counts at least as much as
+    # the narrowing before it.
+    floor = None
+    top = max(s for s in exact if s is not None)
+    for a in states:
+        assert len(a.bounds) == len(exact)
+        for col, (bounds, score) in enumerate(zip(a.bounds, exact)):
+            if score is None:
+                assert bounds is None and a.exact[col] is None and a.words[col] is None
+                continue
+            lower, upper = bounds
+            assert lower <= score <= upper, (a.position, col, bounds, score)
+            if previous is not None:
+                before = previous.bounds[col]
+                assert before[0] <= lower and upper <= before[1], (before, bounds)
+            assert a.exact[col] == (score if lower == upper else None)
+            sign = (score > 0) - (score < 0)
+            proven = lower > 0 or upper < 0 or lower == upper == 0
+            assert a.weak[col] == (sign if proven else None)
+            words = a.words[col]
+            if a.weak[col] == 1:
+                assert words.startswith("win in"), words
+            elif a.weak[col] == -1:
+                assert words.startswith("loss in"), words
+            elif a.weak[col] == 0:
+                assert words == "draw"
+            else:
+                assert words in ("draw or better", "not a win", "not proven yet"), words
+        lower, upper = a.score
+        assert lower <= top <= upper
+        assert a.best is not None and a.bounds[a.best] is not None
+        if a.proven:
+            assert a.best == best
+        if a.done:
+            assert a.exact == exact and a.proven
+        if floor is not None:
+            assert a.nodes >= floor.nodes, (a, floor)
+        if previous is None or a.bounds != previous.bounds:
+            floor = a
+        previous = a
+
+
+BOARDS = [(4, 4), (5, 4), (4, 5), (6, 4), (5, 5), (7, 6)]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=[f"{w}x{h}" for w, h in BOARDS])
+def test_anytime_bounds_always_hold_the_exact_scores(board):
+    """Stopped at every stage (timeouts from nothing to none), on random
+    positions: every state reported, and the last, holds the exact score of
+    every column."""
+    exact_solver = Solver(table_mb=16)
+    anytime = Solver(table_mb=16, book=False)
+    timeouts = [0, 0.0002, 0.001, 0.005, None]
+    least = 24 if board == (7, 6) else 0
+    checked = 0
+    for i, p in enumerate(random_positions(board, 25, hash(board) & 0xFFFF, least)):
+        exact = exact_solver.analyze(p)
+        best = exact_solver.best_move(p)
+        states = []
+        anytime.reset()
+        timeout = timeouts[i % len(timeouts)]
+        last = anytime.analyze_anytime(p, timeout=timeout, on_update=states.append)
+        assert last.position == p
+        check_anytime(states + [last], exact, best)
+        if timeout is None:
+            assert last.done
+        checked += len(states) + 1
+        # The goal of a move: stops once the best is proven.
+        anytime.reset()
+        move = anytime.analyze_anytime(p, goal="best_move")
+        check_anytime([move], exact, best)
+        assert move.proven and move.best == best
+    assert checked > 100
+
+
+def test_anytime_of_the_labelled_positions():
+    solver = Solver()
+    for moves, score in labelled("ply23-32.txt", 10) + labelled("ply15-22.txt", 5):
+        a = solver.analyze_anytime(moves)
+        assert a.done and a.score == (score, score)
+        assert a.exact == solver.analyze(moves)
+        assert a.best == solver.best_move(moves)
+
+
+def test_anytime_timeout_gives_bounds_with_progress():
+    """The empty board without the book cannot be solved in a second: the
+    analysis ends at its timeout with what it proved, having reported its
+    progress meanwhile."""
+    exact = Solver().analyze("")  # from the built-in book
+    best = Solver().best_move("")
+    states = []
+    solver = Solver(book=False)
+    last = solver.analyze_anytime("", timeout=1.0, tick=0.05, on_update=states.append)
+    assert not last.done
+    check_anytime(states + [last], exact, best)
+    # Ticks with progress between narrowings.
+    ticks = [b for a, b in zip(states, states[1:]) if a.bounds == b.bounds]
+    assert len(ticks) >= 3
+    assert states[-1].nodes > states[0].nodes
+    assert solver.nodes >= last.nodes > 0
+    assert f"best {last.best} " in repr(last)
+    assert ("(proven)" in repr(last)) == last.proven
+
+
+def test_anytime_callback_exception_stops_the_analysis_and_is_raised():
+    solver = Solver(book=False)
+    calls = []
+
+    class Enough(Exception):
+        pass
+
+    def stop_third(a):
+        calls.append(a.seconds)
+        if len(calls) == 3:
+            raise Enough("stop here")
+
+    start = time.monotonic()
+    with pytest.raises(Enough, match="stop here"):
+        solver.analyze_anytime("", timeout=30, on_update=stop_third)
+    assert len(calls) == 3
+    print(f"stopped {time.monotonic() - start:.3f} s after the start")
+    # The solver goes on working after the stop.
+    assert solver.solve("4453") == -2
+    assert solver.analyze_anytime("445566").done
+
+
+def test_anytime_callback_cannot_use_its_own_solver():
+    solver = Solver(book=False)
+    other = Solver()
+    seen = []
+
+    def use_it(a):
+        seen.append(other.solve("4453"))  # another Solver is fine
+        solver.solve("4453")
+
+    with pytest.raises(RuntimeError, match="cannot use the Solver that calls it"):
+        solver.analyze_anytime("", on_update=use_it)
+    assert seen == [-2]
+    assert solver.solve("4453") == -2
+
+
+def test_anytime_releases_the_gil():
+    solver = Solver(book=False)
+    results = {}
+
+    def analyse():
+        results["a"] = solver.analyze_anytime("", timeout=1.0, on_update=lambda a: None)
+
+    t = threading.Thread(target=analyse)
+    t.start()
+    time.sleep(0.1)
+    counted, start = 0, time.monotonic()
+    while time.monotonic() - start < 0.5:
+        counted += 1
+    assert t.is_alive(), "the analysis ended before the count"
+    assert counted > 10_000
+    t.join()
+    assert not results["a"].done
+
+
 def test_a_timeout_beyond_the_clock_never_comes():
     solver = Solver()
     assert solver.solve("4453", timeout=1e300) == solver.solve("4453")
@@ -609,6 +800,8 @@ def test_two_threads_solve_at_once():
     "call",
     [
         "score4.Solver(book=False).solve('')",
+        "score4.Solver(book=False).analyze_anytime('')",
+        "score4.Solver(book=False).analyze_anytime('', on_update=lambda a: None)",
         # The classic engine's deep levels take hours.
         "score4.engine_move(['o53'], level=40)",
     ],
