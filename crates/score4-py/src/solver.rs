@@ -503,12 +503,14 @@ impl Solver {
             }
         };
         let tick = match tick.duration("tick")? {
-            Some(t) if !t.is_zero() => t,
-            _ => {
+            Some(t) if t.is_zero() => {
                 return Err(PyValueError::new_err(
-                    "bad tick: expected seconds, more than 0, that the clock can count",
+                    "bad tick 0: expected seconds, more than 0",
                 ))
             }
+            Some(t) => t,
+            // One past what the clock counts never comes.
+            None => Duration::MAX,
         };
         if let Some(f) = on_update {
             if !f.is_callable() {

@@ -165,7 +165,8 @@ def test_position_model():
         (lambda: Solver(table_mb=-1), "bad table_mb -1"),
         (lambda: Book.load("/no/such.book"), "no/such.book"),
         (lambda: Solver().analyze_anytime("44", goal="all"), "bad goal 'all'"),
-        (lambda: Solver().analyze_anytime("44", tick=0), "bad tick"),
+        (lambda: Solver().analyze_anytime("44", tick=0), "bad tick 0"),
+        (lambda: Solver().analyze_anytime("44", tick=float("nan")), "bad tick NaN"),
         (lambda: Solver().analyze_anytime("44", tick=-1), "bad tick -1"),
         (lambda: Solver().analyze_anytime("44", timeout=-1), "bad timeout -1"),
         (lambda: Solver().analyze_anytime("448"), "column 8 is out of range"),
@@ -547,6 +548,23 @@ def test_anytime_timeout_gives_bounds_with_progress():
     assert solver.nodes >= last.nodes > 0
     assert f"best {last.best} " in repr(last)
     assert ("(proven)" in repr(last)) == last.proven
+
+
+def test_anytime_ticks_no_more_often_than_asked():
+    """A tick longer than the library's own is kept: between narrowings,
+    on_update is called no more often than every `tick`, and with a tick
+    past the clock, only when a bound narrows."""
+    for tick, timeout in [(0.3, 1.2), (1e300, 0.6)]:
+        states = []
+        Solver(book=False).analyze_anytime("", timeout=timeout, tick=tick, on_update=states.append)
+        ticks = [b for a, b in zip(states, states[1:]) if a.bounds == b.bounds]
+        if tick > 1e9:
+            assert ticks == []
+        else:
+            assert 1 <= len(ticks) <= timeout / tick + 1
+            for a, b in zip(states, states[1:]):
+                if a.bounds == b.bounds:
+                    assert b.seconds - a.seconds >= tick * 0.9
 
 
 def test_anytime_callback_exception_stops_the_analysis_and_is_raised():
