@@ -8,8 +8,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::PyValueError;
-use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError};
+use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use score4::book::Book as RustBook;
 use score4::solver::{Goal, Question, Reply, Stopped};
@@ -116,7 +115,8 @@ enum Found {
     Columns(Vec<usize>),
 }
 
-/// A new library solver for the `W` x `H` board, as `owner` is set up.
+/// A new library solver for the `W` x `H` board with a Solver's table
+/// size, threads and book.
 fn make<const W: usize, const H: usize>(
     table_mb: usize,
     threads: usize,
