@@ -450,7 +450,9 @@ impl Solver {
     }
 
     /// The score of each move (index = 0-based column), None for a full
-    /// column; every entry None once the game is over.
+    /// column; every entry None once the game is over. With `timeout`,
+    /// TimeoutError if not every score is found by then:
+    /// `analyze_anytime` returns the bounds proven by a timeout instead.
     #[pyo3(signature = (pos, board = None, timeout = None))]
     fn analyze(
         &self,
