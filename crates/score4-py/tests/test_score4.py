@@ -820,6 +820,10 @@ def test_two_threads_solve_at_once():
         "score4.Solver(book=False).solve('')",
         "score4.Solver(book=False).analyze_anytime('')",
         "score4.Solver(book=False).analyze_anytime('', on_update=lambda a: None)",
+        # Waiting for a Solver another thread searches with.
+        "s = score4.Solver(book=False); import threading, time; "
+        "threading.Thread(target=s.solve, args=('',), daemon=True).start(); "
+        "time.sleep(0.2); s.solve('4453')",
         # The classic engine's deep levels take hours.
         "score4.engine_move(['o53'], level=40)",
     ],
