@@ -336,6 +336,24 @@ def test_one_solver_shared_by_two_threads():
         t.join()
     assert errors == []
     assert answers == dict(cases)
+    # Two boards at once: each search gets the solver of its own board.
+    small = [(p, negamax(p, {})) for p in random_positions((5, 4), 6, 7, 8)]
+    answers.clear()
+
+    def small_work():
+        try:
+            for p, _ in small:
+                answers[p.moves] = solver.solve(p)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(cases[:4],)), threading.Thread(target=small_work)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert answers == dict(cases[:4]) | {p.moves: score for p, score in small}
     # A caller with a timeout gives up waiting for a busy solver.
     long = []
 
