@@ -302,7 +302,7 @@ const QUIET: Duration = Duration::from_secs(3600);
 const TICK: Duration = Duration::from_millis(250);
 
 /// Runs `query`'s analysis by `deadline`, handing each state to `emit` as
-/// it narrows (and every [`TICK`] with the progress); `emit` returns false
+/// it narrows (and every quarter second with the progress); `emit` returns false
 /// to stop the search. The answer is the final state.
 pub fn stream(
     slot: &mut Slot,
