@@ -6,7 +6,18 @@
 //! cargo run --release -p score4-web --example load -- ADDR \
 //!     [--clients 64] [--requests 10000] [--positions fixtures/solver/ply15-22.txt] \
 //!     [--abusers 8] [--pid PID]
+//! cargo run --release -p score4-web --example load -- ADDR \
+//!     --slow 1000 [--seconds 20] [--budget-ms 3000] [--pid PID]
 //! ```
+//!
+//! With `--slow N`, the other load instead: N connections held open for
+//! `--seconds`, each sending one more byte of a request head every second
+//! (and opened again whenever the server closes it), while 4 clients time
+//! `/api/analyze?moves=4453` requests one after another, each on a new
+//! connection. Every one must be answered 200 within `--budget-ms` (the
+//! server's budget) and half a second; the exit status is 1 otherwise.
+//! Each connection is a file descriptor here and in the server: raise
+//! `ulimit -n` above N for both.
 //!
 //! `--clients` threads send `--requests` analyze requests in all, one per
 //! connection, for the positions of the file (`MOVES SCORE` lines) in
@@ -69,7 +80,7 @@ fn abuse(addr: SocketAddr, k: usize, rng: &mut Rng) -> u16 {
         }
         "huge-query" => {
             let q = format!(
-                "GET /api/analyze?moves={} HTTP/1.1\r\n\r\n",
+                "GET /api/analyze?moves={} HTTP/1.1\r\nConnection: close\r\n\r\n",
                 "4".repeat(100_000)
             );
             let _ = s.write_all(q.as_bytes());
@@ -93,7 +104,7 @@ fn abuse(addr: SocketAddr, k: usize, rng: &mut Rng) -> u16 {
             0
         }
         _ => {
-            let _ = s.write_all(b"GET /api/analyze HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n");
+            let _ = s.write_all(b"GET /api/analyze HTTP/1.1\r\nContent-Length: 100000000\r\nConnection: close\r\n\r\n");
             let _ = s.write_all(&[b'x'; 65536]);
             status(&mut s)
         }
@@ -112,10 +123,158 @@ fn memory(pid: &str) -> Option<(u64, u64)> {
     Some((field("VmHWM:")?, field("Threads:")?))
 }
 
+/// One slow connection: open, and how many bytes of its head it has sent.
+struct Slow {
+    stream: TcpStream,
+    sent: usize,
+}
+
+/// What the slow connections met.
+#[derive(Debug, Default)]
+struct SlowCounts {
+    opened: usize,
+    closed_by_server: usize,
+    refused_503: usize,
+    connect_failed: usize,
+}
+
+/// The head the slow connections send a byte at a time (never ending).
+const SLOW_HEAD: &[u8] = b"GET /api/analyze?moves=4453 HTTP/1.1\r\nHost: x\r\nX-Slow: ";
+
+fn open_slow(addr: SocketAddr, counts: &mut SlowCounts) -> Option<Slow> {
+    match connect(addr) {
+        Some(stream) => {
+            let _ = stream.set_nonblocking(true);
+            counts.opened += 1;
+            Some(Slow { stream, sent: 0 })
+        }
+        None => {
+            counts.connect_failed += 1;
+            None
+        }
+    }
+}
+
+/// Holds `n` slow connections until `until`, one byte each a second; every
+/// connection the server closes is opened again.
+fn hold_slow(addr: SocketAddr, n: usize, until: Instant) -> (SlowCounts, usize) {
+    let mut counts = SlowCounts::default();
+    let mut held: Vec<Option<Slow>> = (0..n).map(|_| open_slow(addr, &mut counts)).collect();
+    let mut fewest = n;
+    while Instant::now() < until {
+        let tick = Instant::now();
+        for slot in held.iter_mut() {
+            let alive = slot.as_mut().is_some_and(|c| {
+                let mut buf = [0u8; 512];
+                match c.stream.read(&mut buf) {
+                    Ok(0) => false,
+                    Ok(k) => {
+                        if buf[..k].starts_with(b"HTTP/1.1 503") {
+                            counts.refused_503 += 1;
+                        }
+                        false
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        let byte = if c.sent < SLOW_HEAD.len() {
+                            SLOW_HEAD[c.sent]
+                        } else {
+                            b'a'
+                        };
+                        c.sent += 1;
+                        c.stream.write_all(&[byte]).is_ok()
+                    }
+                    Err(_) => false,
+                }
+            });
+            if !alive {
+                if slot.is_some() {
+                    counts.closed_by_server += 1;
+                }
+                *slot = open_slow(addr, &mut counts);
+            }
+        }
+        fewest = fewest.min(held.iter().filter(|s| s.is_some()).count());
+        std::thread::sleep(Duration::from_secs(1).saturating_sub(tick.elapsed()));
+    }
+    (counts, fewest)
+}
+
+/// The slow-connection load (see the module's doc); the exit status.
+fn slow_load(addr: SocketAddr, n: usize, seconds: u64, budget: Duration, pid: Option<&str>) -> i32 {
+    let start = Instant::now();
+    let until = start + Duration::from_secs(seconds);
+    let holder = std::thread::spawn(move || hold_slow(addr, n, until));
+    // Let the slow connections open before timing anything.
+    std::thread::sleep(Duration::from_secs(2));
+    let timers: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                // Bounded by the holding time.
+                while Instant::now() + budget < until {
+                    let t = Instant::now();
+                    let code = match connect(addr) {
+                        Some(mut s) => match s.write_all(
+                            b"GET /api/analyze?moves=4453 HTTP/1.1\r\nHost: x\r\n\
+                              Connection: close\r\n\r\n",
+                        ) {
+                            Ok(()) => status(&mut s),
+                            Err(_) => 1,
+                        },
+                        None => 1,
+                    };
+                    out.push((code, t.elapsed()));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                out
+            })
+        })
+        .collect();
+    let mut all: Vec<(u16, Duration)> = timers
+        .into_iter()
+        .flat_map(|t| t.join().expect("timing thread"))
+        .collect();
+    let (counts, fewest) = holder.join().expect("slow thread");
+    let server = pid.and_then(memory);
+    if all.is_empty() {
+        eprintln!("load: no request timed: --seconds must exceed the budget and 2 s");
+        return 2;
+    }
+    all.sort_by_key(|&(_, d)| d);
+    let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize].1;
+    let mut statuses: BTreeMap<u16, usize> = BTreeMap::new();
+    for &(s, _) in &all {
+        *statuses.entry(s).or_default() += 1;
+    }
+    let bound = budget + Duration::from_millis(500);
+    let late = all.iter().filter(|&&(_, d)| d > bound).count();
+    println!(
+        "slow: {n} connections held for {seconds} s (at least {fewest} open at each tick), \
+         a byte a second: {counts:?}"
+    );
+    println!(
+        "timed: {} analyze requests of 4453: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, \
+         statuses {statuses:?}, {late} past {} ms",
+        all.len(),
+        pct(0.5).as_secs_f64() * 1e3,
+        pct(0.99).as_secs_f64() * 1e3,
+        pct(1.0).as_secs_f64() * 1e3,
+        bound.as_millis()
+    );
+    if let Some((hwm, threads)) = server {
+        println!(
+            "server: peak resident memory {:.1} MiB, threads {threads}",
+            hwm as f64 / 1024.0
+        );
+    }
+    i32::from(late > 0 || statuses.keys().any(|&s| s != 200))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: load ADDR [--clients N] [--requests N] [--positions FILE] \
-                 [--abusers N] [--pid PID]";
+                 [--abusers N] [--pid PID]\n       load ADDR --slow N [--seconds S] \
+                 [--budget-ms MS] [--pid PID]";
     let fail = |why: &str| -> ! {
         eprintln!("load: {why}\n{usage}");
         std::process::exit(2)
@@ -137,6 +296,17 @@ fn main() {
             .map(|v| v.parse().unwrap_or_else(|_| fail(&format!("--{k} {v}"))))
             .unwrap_or(default)
     };
+    if opt.contains_key("slow") {
+        let budget = Duration::from_millis(number("budget-ms", 3000) as u64);
+        let code = slow_load(
+            addr,
+            number("slow", 1000),
+            number("seconds", 20) as u64,
+            budget,
+            opt.get("pid").copied(),
+        );
+        std::process::exit(code);
+    }
     let clients = number("clients", 64).max(1);
     let requests = number("requests", 10_000);
     let abusers = number("abusers", 8);
@@ -187,7 +357,7 @@ fn main() {
                 let mut out = Vec::new();
                 for i in (c..requests).step_by(clients) {
                     let moves = &positions[i % positions.len()];
-                    let raw = format!("GET /api/analyze?moves={moves} HTTP/1.1\r\nHost: x\r\n\r\n");
+                    let raw = format!("GET /api/analyze?moves={moves} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                     let t = Instant::now();
                     let code = match connect(addr) {
                         Some(mut s) => match s.write_all(raw.as_bytes()) {

@@ -2,21 +2,26 @@
 //! computed by a worker's solver (see `docs/web.md` for the reference).
 
 use std::any::Any;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use score4::input::Quoted;
 use score4::play::{self, ChooseError, Opponent};
 use score4::rng::Rng;
-use score4::solver::{Player, Question, Reply};
+use score4::solver::{Analysis, Goal, Player, Question, Reply, ScoreRange};
 use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
 
 /// What a request asks of a solver.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Task {
-    /// Every column's score.
+    /// Every column's score, or the range it is proven to lie in.
     Analyze,
+    /// The same analysis, told as it narrows (server-sent events).
+    Stream {
+        /// The time asked for, if any (the server caps it).
+        budget: Option<Duration>,
+    },
     /// The position's score, or only its sign.
     Solve {
         /// Only who wins.
@@ -45,11 +50,13 @@ pub struct Query {
 /// A 400 with its one-line reason.
 pub type BadQuery = String;
 
-/// Reads the query of `/api/<endpoint>` and checks it all: parameters,
+/// Reads the query of `/api/<endpoint>` (`analyze/stream` for the stream)
+/// and checks it all: parameters,
 /// board, moves, opponent, so that a worker is only given valid work.
 pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQuery> {
     let allowed: &[&str] = match endpoint {
         "analyze" => &["board", "moves"],
+        "analyze/stream" => &["board", "moves", "budget"],
         "solve" => &["board", "moves", "weak"],
         "move" => &["board", "moves", "opponent", "level", "seed"],
         _ => return Err(format!("unknown endpoint {endpoint:?}")),
@@ -85,6 +92,9 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
     with_board_size!(size, check_moves(&moves))?;
     let task = match endpoint {
         "analyze" => Task::Analyze,
+        "analyze/stream" => Task::Stream {
+            budget: get("budget").map(parse_budget).transpose()?,
+        },
         "solve" => Task::Solve {
             weak: match get("weak") {
                 None | Some("0") => false,
@@ -111,6 +121,26 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
         }
     };
     Ok(Query { size, moves, task })
+}
+
+/// A budget in milliseconds, at least 1 (any larger one is capped by the
+/// server, not refused).
+fn parse_budget(text: &str) -> Result<Duration, BadQuery> {
+    let bad = || {
+        format!(
+            "bad budget {}: expected milliseconds, a whole number from 1",
+            Quoted::new(text)
+        )
+    };
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    // Digits past what a u64 holds are a budget past any cap.
+    let ms = text.parse::<u64>().unwrap_or(u64::MAX);
+    if ms == 0 {
+        return Err(bad());
+    }
+    Ok(Duration::from_millis(ms))
 }
 
 fn parse_seed(text: &str) -> Result<u64, BadQuery> {
@@ -189,6 +219,43 @@ pub fn answer(
     )
 }
 
+/// The slot's solver for the board (made anew, in place of the last other
+/// board's, if it holds none), or why it could not be made.
+fn solver_for<const W: usize, const H: usize>(
+    slot: &mut Slot,
+    size: BoardSize,
+    table_mb: usize,
+) -> Result<&mut Solver<W, H>, String> {
+    let held = slot.solvers.iter().position(|(s, _)| *s == size);
+    let i = match held {
+        Some(i) => i,
+        None => {
+            // Drop the other board's table before the new one is made.
+            slot.solvers
+                .retain(|(size, _)| *size == BoardSize::STANDARD);
+            let solver = Solver::<W, H>::try_with_table_mb(table_mb).map_err(|e| e.to_string())?;
+            slot.solvers.push((size, Box::new(solver)));
+            slot.solvers.len() - 1
+        }
+    };
+    Ok(slot.solvers[i]
+        .1
+        .downcast_mut::<Solver<W, H>>()
+        .expect("the slot holds this board's solver"))
+}
+
+/// The board and the moves, to which an answer's own fields are added.
+fn with_position(query: &Query, fields: Value) -> Value {
+    let mut out = json!({
+        "board": query.size.to_string(),
+        "moves": query.moves,
+    });
+    if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
+        out.extend(fields);
+    }
+    out
+}
+
 fn answer_on<const W: usize, const H: usize>(
     slot: &mut Slot,
     table_mb: usize,
@@ -196,38 +263,20 @@ fn answer_on<const W: usize, const H: usize>(
     deadline: Instant,
     on_solver: &mut dyn FnMut(score4::StopHandle),
 ) -> (u16, Value) {
-    let held = slot
-        .solvers
-        .iter()
-        .position(|(size, _)| *size == query.size);
-    let i = match held {
-        Some(i) => i,
-        None => {
-            // Drop the other board's table before the new one is made.
-            slot.solvers
-                .retain(|(size, _)| *size == BoardSize::STANDARD);
-            match Solver::<W, H>::try_with_table_mb(table_mb) {
-                Ok(s) => slot.solvers.push((query.size, Box::new(s))),
-                Err(e) => return (503, json!({ "error": e.to_string() })),
-            }
-            slot.solvers.len() - 1
-        }
+    let solver = match solver_for::<W, H>(slot, query.size, table_mb) {
+        Ok(s) => s,
+        Err(e) => return (503, json!({ "error": e })),
     };
-    let solver = slot.solvers[i]
-        .1
-        .downcast_mut::<Solver<W, H>>()
-        .expect("the slot holds this board's solver");
     on_solver(solver.stop_handle());
     let p = match Position::<W, H>::parse(&query.moves) {
         Ok(p) => p,
         Err(e) => return (400, json!({ "error": e.to_string() })),
     };
-    let mut out = json!({
-        "board": query.size.to_string(),
-        "moves": query.moves,
-    });
     let fields = match &query.task {
-        Task::Analyze => analyze(solver, &p, deadline),
+        Task::Analyze | Task::Stream { .. } => {
+            let a = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), QUIET, |_| {});
+            analysis(&p, &a)
+        }
         Task::Solve { weak } => match SolveError::check(&p) {
             Err(e) => return (400, json!({ "error": e.to_string() })),
             Ok(()) => solve(solver, &p, *weak, deadline),
@@ -242,10 +291,57 @@ fn answer_on<const W: usize, const H: usize>(
             },
         },
     };
-    if let (Value::Object(out), Value::Object(fields)) = (&mut out, fields) {
-        out.extend(fields);
-    }
-    (200, out)
+    (200, with_position(query, fields))
+}
+
+/// No progress reports wanted: one tick per budget at most.
+const QUIET: Duration = Duration::from_secs(3600);
+
+/// How often a streamed analysis reports its progress when no range
+/// narrows.
+const TICK: Duration = Duration::from_millis(250);
+
+/// Runs `query`'s analysis by `deadline`, handing each state to `emit` as
+/// it narrows (and every quarter second with the progress); `emit` returns false
+/// to stop the search. The answer is the final state.
+pub fn stream(
+    slot: &mut Slot,
+    table_mb: usize,
+    query: &Query,
+    deadline: Instant,
+    on_solver: &mut dyn FnMut(score4::StopHandle),
+    emit: &mut dyn FnMut(Value) -> bool,
+) -> (u16, Value) {
+    with_board_size!(
+        query.size,
+        stream_on(slot, table_mb, query, deadline, on_solver, emit)
+    )
+}
+
+fn stream_on<const W: usize, const H: usize>(
+    slot: &mut Slot,
+    table_mb: usize,
+    query: &Query,
+    deadline: Instant,
+    on_solver: &mut dyn FnMut(score4::StopHandle),
+    emit: &mut dyn FnMut(Value) -> bool,
+) -> (u16, Value) {
+    let solver = match solver_for::<W, H>(slot, query.size, table_mb) {
+        Ok(s) => s,
+        Err(e) => return (503, json!({ "error": e })),
+    };
+    let handle = solver.stop_handle();
+    on_solver(handle.clone());
+    let p = match Position::<W, H>::parse(&query.moves) {
+        Ok(p) => p,
+        Err(e) => return (400, json!({ "error": e.to_string() })),
+    };
+    let last = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), TICK, |a| {
+        if !emit(with_position(query, analysis(&p, a))) {
+            handle.stop();
+        }
+    });
+    (200, with_position(query, analysis(&p, &last)))
 }
 
 /// 1 for the first player, 2 for the second.
@@ -256,54 +352,65 @@ fn player_number(player: Player) -> u32 {
     }
 }
 
-fn analyze<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-    deadline: Instant,
-) -> Value {
+/// A range as the API tells it: its bounds, the score and who wins once
+/// proven, and the words.
+fn range_json<const W: usize, const H: usize>(p: &Position<W, H>, r: ScoreRange) -> Value {
+    json!({
+        "lower": r.lower,
+        "upper": r.upper,
+        "exact": r.exact(),
+        "weak": r.weak(),
+        "words": play::range_words(p, r),
+    })
+}
+
+/// Everything an analysis has proven about `p`, as the API tells it.
+fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>) -> Value {
     let n = p.moves_played();
-    let to_move = player_number(Player::after_moves(n));
     let over = p.is_game_over();
     // The last move made four, so its player (not the one to move) won.
     let winner = p
         .opponent_has_won()
         .then(|| player_number(Player::after_moves(n).other()));
-    let scores = solver.analyze_until(p, Some(deadline));
-    let complete = scores.iter().flatten().all(|s| s.is_ok());
-    let best_score = complete
-        .then(|| scores.iter().flatten().filter_map(|s| s.ok()).max())
-        .flatten();
-    let columns: Vec<Value> = scores
+    let score = a.score();
+    let best_score = score.and_then(ScoreRange::exact);
+    let columns: Vec<Value> = a
+        .columns
         .iter()
         .enumerate()
-        .map(|(col, s)| match s {
+        .map(|(col, r)| match r {
             None => Value::Null,
-            Some(Ok(score)) => json!({
-                "col": col + 1,
-                "score": score,
-                "words": play::words(p, *score),
-                "best": Some(*score) == best_score,
-            }),
-            Some(Err(_)) => json!({ "col": col + 1, "score": null, "words": "?", "best": false }),
+            Some(r) => {
+                let mut v = range_json(p, *r);
+                v["col"] = json!(col + 1);
+                // `score` as before the ranges: the exact score or null.
+                v["score"] = json!(r.exact());
+                // Proven to be among the best: its score is the position's.
+                v["best"] = json!(best_score.is_some() && r.exact() == best_score);
+                v
+            }
         })
         .collect();
-    let best: Vec<usize> = scores
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| matches!(s, Some(Ok(v)) if Some(*v) == best_score))
-        .map(|(c, _)| c + 1)
-        .collect();
-    json!({
-        "to_move": to_move,
+    let mut out = json!({
+        "to_move": player_number(Player::after_moves(n)),
         "moves_played": n,
         "over": over,
         "winner": winner,
         "score": best_score,
-        "words": best_score.and_then(|s| play::words(p, s)),
+        "lower": score.map(|r| r.lower),
+        "upper": score.map(|r| r.upper),
+        "words": score.map(|r| play::range_words(p, r)),
         "columns": columns,
-        "best": best,
-        "complete": complete,
-    })
+        "best": a.best().map(|b| json!({ "col": b.column + 1, "proven": b.proven })),
+        // Every column exact (which a state may show before `done` is set).
+        "complete": over || a.done || a.columns.iter().flatten().all(|r| r.exact().is_some()),
+        "nodes": a.nodes,
+        "seconds": a.elapsed.as_secs_f64(),
+    });
+    if over {
+        out["words"] = Value::Null;
+    }
+    out
 }
 
 fn solve<const W: usize, const H: usize>(
@@ -340,10 +447,12 @@ fn reply<const W: usize, const H: usize>(
     deadline: Instant,
 ) -> Result<Value, ChooseError> {
     let mut rng = Rng::new(seed);
-    let (column, complete) = match play::choose(solver, p, opponent, &mut rng, Some(deadline)) {
-        Ok(col) => (col, true),
-        // Out of time: a move that does not lose at once, centre first,
-        // so that a game goes on rather than hangs.
+    let (column, complete) = match play::choose_until(solver, p, opponent, &mut rng, Some(deadline))
+    {
+        Ok(choice) => (choice.column, choice.proven),
+        // Stopped (its client gone, or the classic engine out of
+        // time): a move that does not lose at once, centre first, so
+        // that a game goes on rather than hangs.
         Err(ChooseError::Stopped(_)) => (play::quick_move(p), false),
         Err(e) => return Err(e),
     };
@@ -386,6 +495,24 @@ mod tests {
             Task::Move {
                 opponent: Opponent::Classic { level: 7 },
                 seed: 5
+            }
+        );
+        assert!(bad("analyze/stream", "budget=0").starts_with("bad budget '0'"));
+        assert!(bad("analyze/stream", "budget=2s").starts_with("bad budget"));
+        assert!(bad("analyze", "budget=5").starts_with("unknown parameter 'budget'"));
+        let stream = |q: &str| read_query("analyze/stream", q, 0).unwrap().task;
+        assert_eq!(stream("moves=44"), Task::Stream { budget: None });
+        assert_eq!(
+            stream("budget=1500"),
+            Task::Stream {
+                budget: Some(Duration::from_millis(1500))
+            }
+        );
+        // Past what a u64 holds: a budget past any cap, which the server cuts.
+        assert_eq!(
+            stream(&format!("budget={}", "9".repeat(30))),
+            Task::Stream {
+                budget: Some(Duration::from_millis(u64::MAX))
             }
         );
         let q = read_query("move", "level=3&seed=9", 5).unwrap();

@@ -2,18 +2,20 @@
 //! supported board, and the JSON API it uses, served over HTTP/1.1 by a
 //! server whose every resource is bounded.
 //!
-//! - [`http`]: one request read within limits of size and time, one
-//!   response, then close.
+//! - [`http`]: connections, accepted up to a bound, each served by hyper
+//!   within limits of size and time, and the checks every request passes.
 //! - [`api`]: queries read into tasks, and each task's JSON answer.
-//! - Here: the threads and queues that carry a connection from `accept`
-//!   to a solver and back.
+//! - `pool`: the solvers' threads and the bounded queue in front of them.
+//! - `stream`: a streamed analysis's events.
+//! - Here: the configuration, the routes, and starting and stopping.
 //!
-//! Threads are fixed at start: one accepts, [`Config::connections`] read
-//! requests and write responses, [`Config::workers`] solve, each with one
-//! solver (one table of [`Config::table_mb`]) kept between requests. Both
-//! hand-offs are bounded queues; a full one is answered 503 at once. A
-//! search stops at the request's time budget, or as soon as its client
-//! goes away, and the columns it did not settle come back as `null`.
+//! The connections live on a small tokio runtime (two threads): an idle or
+//! slow connection costs a task and its buffers, not a thread.
+//! [`Config::workers`] threads solve, each with one solver (one table of
+//! [`Config::table_mb`]) kept between requests, behind a bounded queue; a
+//! full one is answered 503 at once. A search stops at the request's time
+//! budget, or as soon as its client goes away, and the columns it did not
+//! settle come back unsettled.
 //!
 //! ```no_run
 //! let config = score4_web::Config::default();
@@ -24,21 +26,31 @@
 
 pub mod api;
 pub mod http;
+mod pool;
+mod stream;
 
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::{Arc, Mutex};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde_json::{json, Value};
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderValue, Uri};
+use axum::response::sse::Sse;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde_json::json;
 use thiserror::Error;
+use tokio::sync::watch;
+use tower::ServiceBuilder;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
 
-use http::{Limits, Response};
+pub use http::Limits;
 use score4::input::Quoted;
-use score4::StopHandle;
 
 /// The page, HTML with its CSS and script inline.
 const PAGE: &str = include_str!("page.html");
@@ -48,10 +60,12 @@ const PAGE: &str = include_str!("page.html");
 pub struct Config {
     /// Where to listen.
     pub addr: String,
-    /// Threads that read requests and write responses.
+    /// Connections open at once, idle and slow ones included; past it a
+    /// new one is answered 503 and closed. Each takes a file descriptor.
     pub connections: usize,
-    /// Accepted connections waiting for such a thread; past it, 503.
-    pub pending_connections: usize,
+    /// Requests under way at once (waiting for a solver included); past
+    /// it, 503.
+    pub requests: usize,
     /// Threads that solve, one solver each.
     pub workers: usize,
     /// Tasks waiting for a worker; past it, 503.
@@ -60,6 +74,9 @@ pub struct Config {
     pub table_mb: usize,
     /// A request's time from its arrival to its answer, searches included.
     pub budget: Duration,
+    /// The most time a streamed analysis may ask for (`budget=`); more is
+    /// cut to it. A stream holds a worker for its whole time.
+    pub max_budget: Duration,
     /// What a request may be.
     pub limits: Limits,
 }
@@ -72,12 +89,13 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             addr: "127.0.0.1:8080".to_string(),
-            connections: 64,
-            pending_connections: 256,
+            connections: 2048,
+            requests: 256,
             workers: 2,
             pending_tasks: 128,
             table_mb: 16,
             budget: Duration::from_millis(DEFAULT_BUDGET_MS),
+            max_budget: Duration::from_secs(60),
             limits: Limits {
                 head_bytes: 8 * 1024,
                 target_bytes: 2 * 1024,
@@ -107,8 +125,8 @@ pub enum ServeError {
 /// A running server.
 pub struct Server {
     addr: SocketAddr,
-    stopping: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
+    stop: Arc<watch::Sender<bool>>,
+    thread: JoinHandle<()>,
 }
 
 impl Server {
@@ -118,10 +136,8 @@ impl Server {
     }
 
     /// Waits until the server stops (it runs until [`stop`](Self::stop)).
-    pub fn join(mut self) {
-        for t in self.threads.drain(..) {
-            let _ = t.join();
-        }
+    pub fn join(self) {
+        let _ = self.thread.join();
     }
 
     /// Stops accepting, lets the requests under way finish, and waits.
@@ -134,8 +150,7 @@ impl Server {
     /// handler, say) while this one waits in [`join`](Self::join).
     pub fn stopper(&self) -> Stopper {
         Stopper {
-            addr: self.addr,
-            stopping: Arc::clone(&self.stopping),
+            stop: Arc::clone(&self.stop),
         }
     }
 }
@@ -145,334 +160,241 @@ impl Server {
 /// threads end and [`Server::join`] returns.
 #[derive(Clone, Debug)]
 pub struct Stopper {
-    addr: SocketAddr,
-    stopping: Arc<AtomicBool>,
+    stop: Arc<watch::Sender<bool>>,
 }
 
 impl Stopper {
     /// Asks the server to stop; returns at once.
     pub fn stop(&self) {
-        self.stopping.store(true, Ordering::SeqCst);
-        // The accepting thread waits in `accept`: a connection wakes it.
-        let _ = TcpStream::connect_timeout(&self.addr, Duration::from_secs(1));
+        self.stop.send_replace(true);
     }
 }
 
-/// One task on its way to a worker, and the way back.
-struct Job {
-    query: api::Query,
-    deadline: Instant,
-    reply: mpsc::Sender<(u16, Value)>,
-    /// Shared by the connection thread, which may give up on the task, and
-    /// the worker running it.
-    state: Arc<Mutex<JobState>>,
-}
-
-/// Where a task stands, so that a client gone stops only its own search,
-/// and a task given up while it waits in the queue is never started.
-#[derive(Default)]
-struct JobState {
-    /// Its connection thread no longer waits for it.
-    given_up: bool,
-    /// A worker has taken it.
-    started: bool,
-    /// The solver's stop handle while the task runs.
-    running: Option<StopHandle>,
-}
-
-impl JobState {
-    /// Gives the task up if no worker has taken it yet; whether it did.
-    fn give_up_unstarted(state: &Mutex<JobState>) -> bool {
-        let Ok(mut s) = state.lock() else {
-            return false;
-        };
-        if s.started {
-            return false;
-        }
-        s.given_up = true;
-        true
-    }
-
-    fn give_up(state: &Mutex<JobState>) {
-        if let Ok(mut s) = state.lock() {
-            s.given_up = true;
-            if let Some(h) = &s.running {
-                h.stop();
-            }
-        }
-    }
-}
-
-/// What the connection threads share.
+/// What the routes share.
 struct Shared {
     config: Config,
-    jobs: SyncSender<Job>,
+    queue: pool::Queue,
     seeds: AtomicU64,
 }
 
 /// Starts the server; it runs on its own threads until stopped.
 pub fn start(config: &Config) -> Result<Server, ServeError> {
-    let listener = TcpListener::bind(&config.addr).map_err(|source| ServeError::Bind {
-        addr: config.addr.clone(),
-        source,
-    })?;
+    let listener =
+        std::net::TcpListener::bind(&config.addr).map_err(|source| ServeError::Bind {
+            addr: config.addr.clone(),
+            source,
+        })?;
     let addr = listener.local_addr().map_err(ServeError::Spawn)?;
-    let stopping = Arc::new(AtomicBool::new(false));
-    let mut threads = Vec::new();
-    let spawn = |name: String, f: Box<dyn FnOnce() + Send>| {
-        std::thread::Builder::new()
-            .name(name)
-            .spawn(f)
-            .map_err(ServeError::Spawn)
-    };
-
-    let (job_tx, job_rx) = mpsc::sync_channel::<Job>(config.pending_tasks);
-    let job_rx = Arc::new(Mutex::new(job_rx));
-    for i in 0..config.workers.max(1) {
-        let rx = Arc::clone(&job_rx);
-        let table_mb = config.table_mb;
-        threads.push(spawn(
-            format!("score4-worker-{i}"),
-            Box::new(move || work(&rx, table_mb)),
-        )?);
-    }
-
+    listener.set_nonblocking(true).map_err(ServeError::Spawn)?;
+    // Two threads carry every connection: they only parse, route and wait.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("score4-http")
+        .enable_all()
+        .build()
+        .map_err(ServeError::Spawn)?;
+    let (pool, queue) = pool::Pool::start(config.workers, config.pending_tasks, config.table_mb)
+        .map_err(ServeError::Spawn)?;
     let seed0 = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
     let shared = Arc::new(Shared {
         config: config.clone(),
-        jobs: job_tx,
+        queue,
         seeds: AtomicU64::new(seed0),
     });
-    let (conn_tx, conn_rx) = mpsc::sync_channel::<Accepted>(config.pending_connections);
-    let conn_rx = Arc::new(Mutex::new(conn_rx));
-    for i in 0..config.connections.max(1) {
-        let rx = Arc::clone(&conn_rx);
-        let shared = Arc::clone(&shared);
-        threads.push(spawn(
-            format!("score4-conn-{i}"),
-            Box::new(move || connections(&rx, &shared)),
-        )?);
-    }
-
-    let stop = Arc::clone(&stopping);
-    threads.push(spawn(
-        "score4-accept".to_string(),
-        Box::new(move || accept(&listener, &conn_tx, &stop)),
-    )?);
+    let (stop, stopped) = watch::channel(false);
+    let limits = config.limits;
+    let connections = config.connections;
+    // A request under way ends within its budget and the grace after it; a
+    // stream is stopped when the server stops.
+    let drain = config.budget + pool::GRACE + Duration::from_secs(1);
+    let stopping = Arc::clone(&shared.queue.stopping);
+    let thread = std::thread::Builder::new()
+        .name("score4-serve".to_string())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let Ok(listener) = tokio::net::TcpListener::from_std(listener) else {
+                    return;
+                };
+                let mut flag = stopped.clone();
+                tokio::spawn(async move {
+                    let _ = flag.wait_for(|s| *s).await;
+                    stopping.store(true, Ordering::Relaxed);
+                });
+                let app = app(shared, limits);
+                http::serve(listener, app, limits, connections, stopped, drain).await;
+            });
+            // What is left past the drain bound (a client that reads no
+            // answer) is dropped with the runtime.
+            drop(runtime);
+            pool.join();
+        })
+        .map_err(ServeError::Spawn)?;
     Ok(Server {
         addr,
-        stopping,
-        threads,
+        stop: Arc::new(stop),
+        thread,
     })
 }
 
-/// A connection and when it was accepted: a request's budget runs from
-/// then, time in the queue included.
-type Accepted = (TcpStream, Instant);
-
-/// Hands each connection to a connection thread, or answers 503 at once
-/// when they are all busy and the queue is full.
-fn accept(listener: &TcpListener, conns: &SyncSender<Accepted>, stopping: &AtomicBool) {
-    for stream in listener.incoming() {
-        if stopping.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else {
-            // Out of file descriptors and the like: let it pass.
-            std::thread::sleep(Duration::from_millis(10));
-            continue;
-        };
-        match conns.try_send((stream, Instant::now())) {
-            Ok(()) => {}
-            Err(TrySendError::Full((mut stream, _))) => {
-                let _ = stream.set_nodelay(true);
-                // The reply is small enough for the socket's buffer: no wait.
-                let _ = stream.set_nonblocking(true);
-                let r = Response::error(503, "the server is busy; try again in a second");
-                http::write_response(&mut stream, &r);
-            }
-            Err(TrySendError::Disconnected(_)) => break,
-        }
-    }
-    // Dropping the sender ends the connection threads once they are idle.
+/// The routes, inside the limits every request passes.
+fn app(
+    shared: Arc<Shared>,
+    limits: Limits,
+) -> impl tower::Service<
+    axum::extract::Request<hyper::body::Incoming>,
+    Response = Response,
+    Error = std::convert::Infallible,
+    Future = impl Send,
+> + Clone
+       + Send
+       + 'static {
+    let requests = shared.config.requests.max(1);
+    let router = Router::new()
+        .route("/", get(page))
+        .route("/index.html", get(page))
+        .route("/api/health", get(health))
+        .route("/api/analyze", get(analyze))
+        .route("/api/solve", get(solve))
+        .route("/api/move", get(play))
+        .route("/api/analyze/stream", get(analyze_stream))
+        .fallback(not_found)
+        .with_state(shared);
+    ServiceBuilder::new()
+        .map_request(|r: axum::extract::Request<hyper::body::Incoming>| {
+            r.map(axum::body::Body::new)
+        })
+        .layer(axum::middleware::from_fn(
+            move |r: axum::extract::Request, n: axum::middleware::Next| http::guard(limits, r, n),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        // Past the limit a request is refused at once, not queued.
+        .layer(HandleErrorLayer::new(|_: tower::BoxError| async {
+            http::error(503, "the server is busy; try again in a second")
+        }))
+        .load_shed()
+        .concurrency_limit(requests)
+        .layer(RequestBodyLimitLayer::new(limits.body_bytes))
+        .service(router)
 }
 
-fn connections(rx: &Mutex<Receiver<Accepted>>, shared: &Shared) {
-    loop {
-        let next = rx.lock().map(|rx| rx.recv());
-        let Ok(Ok((mut stream, received))) = next else {
-            return;
-        };
-        let _ = stream.set_nodelay(true);
-        let response = match http::read_request(&mut stream, &shared.config.limits) {
-            Ok(None) => continue,
-            Err(e) => Response::error(e.status, &e.message),
-            Ok(Some(request)) => route(&request, &stream, received, shared),
-        };
-        http::write_response(&mut stream, &response);
-    }
+async fn page() -> Response {
+    http::html(PAGE)
 }
 
-fn route(
-    request: &http::Request,
-    stream: &TcpStream,
-    received: Instant,
-    shared: &Shared,
-) -> Response {
-    let path = request.path.as_str();
-    let known = matches!(path, "/" | "/index.html" | "/api/health")
-        || path
-            .strip_prefix("/api/")
-            .is_some_and(|e| matches!(e, "analyze" | "solve" | "move"));
-    if !known {
-        return Response::error(404, &format!("no such page: {}", Quoted::new(path)));
-    }
-    if request.method != "GET" {
-        return Response::error(
-            405,
-            &format!(
-                "{} is not allowed here: only GET",
-                Quoted::new(&request.method)
-            ),
-        );
-    }
-    match path {
-        "/" | "/index.html" => Response {
-            status: 200,
-            content_type: "text/html; charset=utf-8",
-            extra: "Content-Security-Policy: default-src 'self'; script-src 'unsafe-inline'; \
-                    style-src 'unsafe-inline'\r\n",
-            body: PAGE.as_bytes().to_vec(),
-        },
-        "/api/health" if !request.query.is_empty() => Response::error(
+async fn not_found(uri: Uri) -> Response {
+    http::error(404, &format!("no such page: {}", Quoted::new(uri.path())))
+}
+
+async fn health(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
+    if let Some(q) = query.filter(|q| !q.is_empty()) {
+        return http::error(
             400,
             &format!(
                 "unknown parameter in {}: /api/health takes none",
-                Quoted::new(&request.query)
+                Quoted::new(&q)
             ),
-        ),
-        "/api/health" => Response::json(
-            200,
-            &json!({
-                "ok": true,
-                "workers": shared.config.workers,
-                "budget_ms": shared.config.budget.as_millis() as u64,
-                "boards": api::sizes(),
-                "opponents": score4::play::Opponent::NAMES,
-                "max_classic_level": score4::play::MAX_CLASSIC_LEVEL,
-            }),
-        ),
-        _ => {
-            let endpoint = &path["/api/".len()..];
-            let seed = shared.seeds.fetch_add(0x9E37_79B9, Ordering::Relaxed);
-            match api::read_query(endpoint, &request.query, seed) {
-                Err(message) => Response::error(400, &message),
-                Ok(query) => run(query, stream, received, shared),
-            }
+        );
+    }
+    let c = &shared.config;
+    http::json(
+        200,
+        &json!({
+            "ok": true,
+            "workers": c.workers,
+            "budget_ms": c.budget.as_millis() as u64,
+            "max_budget_ms": c.max_budget.as_millis() as u64,
+            "boards": api::sizes(),
+            "opponents": score4::play::Opponent::NAMES,
+            "max_classic_level": score4::play::MAX_CLASSIC_LEVEL,
+        }),
+    )
+}
+
+async fn analyze(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
+    task(&shared, "analyze", query).await
+}
+
+async fn solve(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
+    task(&shared, "solve", query).await
+}
+
+async fn play(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
+    task(&shared, "move", query).await
+}
+
+/// Reads the query of `/api/<endpoint>` and has a worker answer it within
+/// the budget, which runs from the request's arrival.
+async fn task(shared: &Shared, endpoint: &str, query: Option<String>) -> Response {
+    let deadline = Instant::now() + shared.config.budget;
+    let seed = shared.seeds.fetch_add(0x9E37_79B9, Ordering::Relaxed);
+    match api::read_query(endpoint, query.as_deref().unwrap_or(""), seed) {
+        Err(message) => http::error(400, &message),
+        Ok(query) => {
+            let (status, value) = shared.queue.answer(query, deadline).await;
+            http::json(status, &value)
         }
     }
 }
 
-/// The answer to a task whose budget ran out before a solver took it
-/// (waiting for a solver, or in the queues before it).
-const BUSY: &str = "the time budget ran out before a solver could start; try again";
-
-/// Sends `query` to a worker and waits for its answer, stopping the
-/// search if the client goes away meanwhile.
-fn run(query: api::Query, stream: &TcpStream, received: Instant, shared: &Shared) -> Response {
-    let deadline = received + shared.config.budget;
-    let (tx, rx) = mpsc::channel();
-    let state = Arc::new(Mutex::new(JobState::default()));
-    let job = Job {
-        query,
-        deadline,
-        reply: tx,
-        state: Arc::clone(&state),
+/// `/api/analyze/stream`: the analysis as server-sent events, one per
+/// state (`analysis`), then the final one (`done`, or `error`). Its budget
+/// is the one asked for, capped by [`Config::max_budget`]; it waits for a
+/// worker no longer than a plain request would.
+async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
+    let arrival = Instant::now();
+    let c = &shared.config;
+    let query = match api::read_query("analyze/stream", query.as_deref().unwrap_or(""), 0) {
+        Ok(q) => q,
+        Err(message) => return http::error(400, &message),
     };
-    match shared.jobs.try_send(job) {
-        Ok(()) => {}
-        Err(TrySendError::Full(_)) => {
-            return Response::error(503, "every solver is busy; try again in a second")
-        }
-        Err(TrySendError::Disconnected(_)) => {
-            return Response::error(503, "the solvers have stopped")
-        }
+    let asked = match query.task {
+        api::Task::Stream { budget } => budget,
+        _ => None,
+    };
+    let deadline = arrival + asked.unwrap_or(c.budget).min(c.max_budget);
+    let (started, mut taken) = tokio::sync::oneshot::channel();
+    let (events, states) = tokio::sync::mpsc::channel(STREAM_BACKLOG);
+    let (last, final_state) = tokio::sync::oneshot::channel();
+    let work = pool::Work::Stream {
+        query,
+        started,
+        events,
+        last,
+    };
+    let mut ticket = match shared.queue.submit(work, deadline) {
+        Ok(t) => t,
+        Err(message) => return http::error(503, message),
+    };
+    let wait = tokio::time::Instant::from_std(deadline.min(arrival + c.budget));
+    let took = tokio::select! {
+        t = &mut taken => t.is_ok(),
+        () = tokio::time::sleep_until(wait) => false,
+    };
+    if !took && ticket.give_up_unstarted() {
+        return http::error(503, pool::BUSY);
     }
-    // Past the budget a search stops within milliseconds; the grace covers
-    // a task that cannot be stopped (the classic engine at its deepest level).
-    let give_up = deadline + Duration::from_secs(5);
-    loop {
-        match rx.recv_timeout(Duration::from_millis(20)) {
-            Ok((status, value)) => return Response::json(status, &value),
-            Err(RecvTimeoutError::Disconnected) => {
-                return Response::error(500, "the solver failed on this request")
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                let now = Instant::now();
-                if now >= deadline && JobState::give_up_unstarted(&state) {
-                    return Response::error(503, BUSY);
-                }
-                if http::client_gone(stream) || now >= give_up {
-                    JobState::give_up(&state);
-                    if now >= give_up {
-                        return Response::error(504, "the solver did not answer in time");
-                    }
-                    // Nobody to answer.
-                    return Response::error(499, "the client went away");
-                }
-            }
-        }
-    }
+    let mut r = Sse::new(stream::States {
+        ticket,
+        states: Some(states),
+        last: Some(final_state),
+    })
+    .into_response();
+    // A proxy must pass each event on as it comes.
+    r.headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    r
 }
 
-/// A worker: takes tasks one at a time and answers each with its solver.
-fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize) {
-    let mut slot = api::Slot::default();
-    loop {
-        let next = rx.lock().map(|rx| rx.recv());
-        let Ok(Ok(job)) = next else { return };
-        let taken = job.state.lock().is_ok_and(|mut s| {
-            s.started = !s.given_up;
-            s.started
-        });
-        if !taken {
-            // Its client left, or its budget ran out, while it waited.
-            continue;
-        }
-        if Instant::now() >= job.deadline {
-            let _ = job.reply.send((503, json!({ "error": BUSY })));
-            continue;
-        }
-        let state = Arc::clone(&job.state);
-        let mut on_solver = |handle: StopHandle| {
-            handle.resume();
-            if let Ok(mut s) = state.lock() {
-                if s.given_up {
-                    handle.stop();
-                }
-                s.running = Some(handle);
-            }
-        };
-        let answer = catch_unwind(AssertUnwindSafe(|| {
-            api::answer(
-                &mut slot,
-                table_mb,
-                &job.query,
-                job.deadline,
-                &mut on_solver,
-            )
-        }));
-        if let Ok(mut s) = job.state.lock() {
-            s.running = None;
-        }
-        let answer = answer.unwrap_or_else(|_| {
-            // A solver that panicked mid-search may hold anything: drop it.
-            slot = api::Slot::default();
-            (500, json!({ "error": "internal error while solving" }))
-        });
-        let _ = job.reply.send(answer);
-    }
-}
+/// States a stream may hold for a client reading slowly; past it a new
+/// one is dropped, as the next (every tick at least) tells as much.
+const STREAM_BACKLOG: usize = 8;

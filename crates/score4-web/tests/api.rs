@@ -11,6 +11,7 @@ use serde_json::Value;
 use score4::classic::{self, Outcome, Request};
 use score4::play;
 use score4::rng::Rng;
+use score4::solver::ScoreRange;
 use score4::{Board, Position, Solver};
 use score4_web::{start, Config, Server};
 
@@ -22,22 +23,57 @@ fn server(config: Config) -> Server {
     .unwrap()
 }
 
-/// Sends `raw` bytes, returns the status, the head and the body.
+/// Sends `raw` bytes on a new connection, returns the status, the head and
+/// the body of the first response (status 0 if the server closed without one).
 fn send(addr: SocketAddr, raw: &[u8]) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     // A refused request may be answered before all of it is sent.
     let _ = s.write_all(raw);
+    read_response(&mut s)
+}
+
+/// Reads one response: its head, then as much body as its Content-Length
+/// says (the connection may be kept open after it), or to the end.
+fn read_response(s: &mut TcpStream) -> (u16, String, String) {
     let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut byte = [0u8; 1];
+    while !out.ends_with(b"\r\n\r\n") {
+        match s.read(&mut byte) {
+            Ok(1) => out.push(byte[0]),
+            _ => break,
+        }
+    }
+    let head = String::from_utf8_lossy(&out).trim_end().to_string();
     let status = head
         .split(' ')
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    (status, head.to_string(), body.to_string())
+    let length = head.lines().find_map(|l| {
+        let (name, value) = l.split_once(':')?;
+        name.eq_ignore_ascii_case("content-length")
+            .then(|| value.trim().parse::<usize>().ok())?
+    });
+    let mut body = Vec::new();
+    match length {
+        Some(n) => {
+            body.resize(n, 0);
+            s.read_exact(&mut body).unwrap();
+        }
+        None => {
+            let _ = s.read_to_end(&mut body);
+        }
+    }
+    (status, head, String::from_utf8_lossy(&body).to_string())
+}
+
+/// A header's value in a response head, its name in any case.
+fn header(head: &str, name: &str) -> Option<String> {
+    head.lines().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+    })
 }
 
 fn get(addr: SocketAddr, target: &str) -> (u16, Value) {
@@ -72,6 +108,44 @@ fn random_games<const W: usize, const H: usize>(
     out
 }
 
+/// Checks an analysis's ranges as the wire tells them: each column's (and
+/// the position's) bounds in order, its words the library's for them, its
+/// score and sign given exactly when the range proves them.
+fn check_ranges<const W: usize, const H: usize>(p: &Position<W, H>, v: &Value) {
+    let mut ranges = Vec::new();
+    for (c, col) in v["columns"].as_array().unwrap().iter().enumerate() {
+        if col.is_null() {
+            assert!(!p.can_play(c) || p.is_game_over(), "column {c}");
+            continue;
+        }
+        let range = ScoreRange {
+            lower: col["lower"].as_i64().unwrap() as i32,
+            upper: col["upper"].as_i64().unwrap() as i32,
+        };
+        assert!(range.lower <= range.upper, "{col}");
+        assert_eq!(col["col"], c + 1);
+        assert_eq!(col["words"], play::range_words(p, range), "{col}");
+        assert_eq!(col["exact"].as_i64(), range.exact().map(i64::from), "{col}");
+        assert_eq!(col["score"], col["exact"], "{col}");
+        assert_eq!(col["weak"].as_i64(), range.weak().map(i64::from), "{col}");
+        ranges.push(range);
+    }
+    let position = ranges.iter().copied().reduce(|a, b| ScoreRange {
+        lower: a.lower.max(b.lower),
+        upper: a.upper.max(b.upper),
+    });
+    assert_eq!(v["lower"].as_i64(), position.map(|r| i64::from(r.lower)));
+    assert_eq!(v["upper"].as_i64(), position.map(|r| i64::from(r.upper)));
+    assert_eq!(
+        v["score"].as_i64(),
+        position.and_then(ScoreRange::exact).map(i64::from)
+    );
+    assert_eq!(
+        v["complete"],
+        p.is_game_over() || ranges.iter().all(|r| r.exact().is_some())
+    );
+}
+
 fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[String]) {
     let mut solver = Solver::<W, H>::new();
     for moves in games {
@@ -99,16 +173,11 @@ fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[Str
                 }
             }
         }
-        let listed: Vec<usize> = v["best"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_u64().unwrap() as usize - 1)
-            .collect();
-        let expected: Vec<usize> = (0..W)
-            .filter(|&c| scores[c].is_some() && scores[c] == best)
-            .collect();
-        assert_eq!(listed, expected, "{moves}");
+        check_ranges(&p, &v);
+        // The best move is proven, and it is the one the solver plays.
+        let best_move = solver.best_move(&p).map(|c| c as u64 + 1);
+        assert_eq!(v["best"]["col"].as_u64(), best_move, "{moves}");
+        assert_eq!(v["best"]["proven"], true, "{moves}");
     }
 }
 
@@ -239,11 +308,6 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
             "longer than",
             format!("/api/analyze?moves={}", "4".repeat(3000)),
         ),
-        (
-            431,
-            "too large",
-            format!("/api/analyze?moves={}", "4".repeat(9000)),
-        ),
     ];
     for (status, words, target) in &cases {
         let (got, v) = get(addr, target);
@@ -254,54 +318,95 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
         assert!(error.contains(words), "{target}: {error}");
         assert!(!error.contains('\n'));
     }
-    let raw: Vec<(u16, Vec<u8>)> = vec![
+    // Routed requests are answered in JSON; what hyper refuses before
+    // there is a request to route (a malformed head) gets its status with
+    // an empty body, and the connection is closed.
+    let raw: Vec<(u16, bool, Vec<u8>)> = vec![
         (
             405,
+            true,
             b"POST /api/analyze HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}".to_vec(),
         ),
-        (405, b"DELETE / HTTP/1.1\r\n\r\n".to_vec()),
+        (405, true, b"DELETE / HTTP/1.1\r\n\r\n".to_vec()),
         (
             400,
+            false,
             b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n".to_vec(),
         ),
-        (400, b"hello\r\n\r\n".to_vec()),
-        (400, b"GET noslash HTTP/1.1\r\n\r\n".to_vec()),
-        (505, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec()),
+        (400, false, b"hello\r\n\r\n".to_vec()),
+        (400, true, b"GET noslash HTTP/1.1\r\n\r\n".to_vec()),
+        (400, true, b"GET http://x/ HTTP/1.1\r\n\r\n".to_vec()),
+        (400, false, b"GET / HTTP/3.0\r\n\r\n".to_vec()),
         (
             413,
+            true,
             b"GET / HTTP/1.1\r\nContent-Length: 99999999\r\n\r\n".to_vec(),
         ),
         (
             400,
+            false,
             b"GET / HTTP/1.1\r\nContent-Length: -1\r\n\r\n".to_vec(),
         ),
         (
             411,
+            true,
             b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec(),
         ),
-        (400, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec()),
-        (400, b"GET / HTTP/1.1\r\n: empty name\r\n\r\n".to_vec()),
         (
             400,
+            false,
+            b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec(),
+        ),
+        (
+            400,
+            false,
+            b"GET / HTTP/1.1\r\n: empty name\r\n\r\n".to_vec(),
+        ),
+        (
+            400,
+            false,
             b"GET / HTTP/1.1\r\nContent-Length : 5\r\n\r\nhello".to_vec(),
         ),
         (
             400,
+            false,
             b"GET / HTTP/1.1\r\nContent-Length: +3\r\n\r\nabc".to_vec(),
         ),
         (
             400,
+            false,
             b"GET / HTTP/1.1\r\nContent-Length: 5000\r\nContent-Length: 3\r\n\r\nabc".to_vec(),
         ),
         // Bare LF line ends are read as CRLF (RFC 9112 allows it).
-        (200, b"GET /api/health HTTP/1.1\nHost: x\n\n".to_vec()),
+        (200, true, b"GET /api/health HTTP/1.1\nHost: x\n\n".to_vec()),
     ];
-    for (status, bytes) in &raw {
+    for (status, is_json, bytes) in &raw {
         let (got, head, body) = send(addr, bytes);
-        assert_eq!(got, *status, "{:?}: {head}", String::from_utf8_lossy(bytes));
-        let v: Value = serde_json::from_str(&body).unwrap();
-        assert_eq!(v["error"].is_string(), got != 200, "{body}");
+        let what = String::from_utf8_lossy(bytes);
+        assert_eq!(got, *status, "{what:?}: {head}");
+        if *is_json {
+            let v: Value = serde_json::from_str(&body).unwrap();
+            assert_eq!(v["error"].is_string(), got != 200, "{body}");
+        } else {
+            assert_eq!(body, "", "{what:?}");
+        }
     }
+    // A head past 8 KiB, cut off by hyper while it reads.
+    let long = format!(
+        "GET /api/analyze?moves={} HTTP/1.1\r\n\r\n",
+        "4".repeat(9000)
+    );
+    let (got, _, body) = send(addr, long.as_bytes());
+    assert_eq!((got, body.as_str()), (431, ""));
+    // HTTP/2's preface is not HTTP/1.1: the connection is closed unanswered.
+    let (got, _, _) = send(addr, b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+    assert_eq!(got, 0);
+    // The 405 says what is allowed.
+    let (_, head, _) = send(addr, b"DELETE /api/health HTTP/1.1\r\n\r\n");
+    assert!(
+        header(&head, "allow").is_some_and(|a| a.contains("GET")),
+        "{head}"
+    );
     // A connection that says nothing and one dropped mid-request.
     drop(TcpStream::connect(addr).unwrap());
     let mut half = TcpStream::connect(addr).unwrap();
@@ -311,45 +416,164 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
     assert_eq!((status, v["ok"].clone()), (200, true.into()));
     let (status, head, body) = send(addr, b"GET /?moves=4453 HTTP/1.1\r\n\r\n");
     assert_eq!(status, 200);
-    assert!(head.contains("text/html") && body.contains("<html"));
+    assert!(header(&head, "content-type").is_some_and(|t| t.starts_with("text/html")));
+    assert!(body.contains("<html"));
+    assert_eq!(header(&head, "cache-control").as_deref(), Some("no-store"));
+    assert_eq!(
+        header(&head, "x-content-type-options").as_deref(),
+        Some("nosniff")
+    );
     s.stop();
 }
 
-#[test]
-fn a_client_trickling_bytes_after_its_reply_does_not_hold_a_connection_thread() {
-    // One connection thread: while a trickling client held it, nobody
-    // else would be answered.
-    let s = server(Config {
-        connections: 1,
+/// A server whose request heads must arrive within `read_time`.
+fn with_read_time(read_time: Duration, connections: usize) -> Server {
+    let mut config = Config {
+        connections,
         ..Config::default()
-    });
-    let addr = s.addr();
-    let (replied_tx, replied) = std::sync::mpsc::channel();
-    let trickling = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let still = std::sync::Arc::clone(&trickling);
-    let drip = std::thread::spawn(move || {
-        let mut c = TcpStream::connect(addr).unwrap();
-        c.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
-        let mut head = [0u8; 12];
-        c.read_exact(&mut head).unwrap();
-        replied_tx.send(head).unwrap();
-        // A byte every 50 ms for 5 s, whatever the server does meanwhile.
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            let _ = c.write_all(b"x");
-            std::thread::sleep(Duration::from_millis(50));
+    };
+    config.limits.read_time = read_time;
+    server(config)
+}
+
+#[test]
+fn a_connection_carries_request_after_request() {
+    let s = server(Config::default());
+    let mut c = TcpStream::connect(s.addr()).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    for target in ["/api/health", "/api/analyze?moves=4453", "/nope"] {
+        c.write_all(format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+            .unwrap();
+        let (status, _, body) = read_response(&mut c);
+        let v: Value = serde_json::from_str(&body).unwrap();
+        let expected = if target == "/nope" { 404 } else { 200 };
+        assert_eq!(status, expected, "{target}: {v}");
+    }
+    // Asked to close, it closes after the answer.
+    c.write_all(b"GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    assert_eq!(read_response(&mut c).0, 200);
+    let mut rest = Vec::new();
+    assert_eq!(c.read_to_end(&mut rest).unwrap(), 0);
+    s.stop();
+}
+
+/// Sends `prefix` a byte every `every` until the server closes the
+/// connection or `limit` has passed; how long the server took to close it.
+fn trickle(addr: SocketAddr, prefix: &[u8], every: Duration, limit: Duration) -> Option<Duration> {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_millis(1))).unwrap();
+    let start = Instant::now();
+    let mut bytes = prefix.iter().cycle();
+    while start.elapsed() < limit {
+        let mut buf = [0u8; 256];
+        match c.read(&mut buf) {
+            // The server's close (any answer it wrote before it included).
+            Ok(0) => return Some(start.elapsed()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return Some(start.elapsed())
+            }
+            Err(_) => {}
         }
-        still.store(false, std::sync::atomic::Ordering::SeqCst);
-    });
-    let head = replied.recv().unwrap();
-    assert_eq!(&head, b"HTTP/1.1 200");
-    let (status, _) = get(addr, "/api/health");
-    assert_eq!(status, 200);
-    assert!(
-        trickling.load(std::sync::atomic::Ordering::SeqCst),
-        "answered only once the trickling client stopped"
+        if c.write_all(&[*bytes.next().unwrap()]).is_err() {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(every);
+    }
+    None
+}
+
+#[test]
+fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
+    // Far fewer connections allowed than the thread-per-connection server
+    // had threads, yet 30 slow clients cost the others nothing.
+    let s = with_read_time(Duration::from_millis(500), 40);
+    let addr = s.addr();
+    let slow: Vec<_> = (0..30)
+        .map(|_| {
+            std::thread::spawn(move || {
+                trickle(
+                    addr,
+                    b"GET /api/health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                    Duration::from_millis(50),
+                    Duration::from_secs(10),
+                )
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, v) = get(addr, "/api/analyze?moves=4453");
+    assert_eq!((status, v["complete"].clone()), (200, true.into()));
+    for t in slow {
+        let closed = t.join().unwrap();
+        // Cut off at the head's time limit, long before the client's own.
+        assert!(
+            closed.is_some_and(|d| d < Duration::from_secs(5)),
+            "{closed:?}"
+        );
+    }
+    // A connection idle after its answer is closed at the same limit, and
+    // so is one that trickles bytes after it.
+    let mut idle = TcpStream::connect(addr).unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
+    assert_eq!(read_response(&mut idle).0, 200);
+    idle.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let start = Instant::now();
+    assert_eq!(idle.read(&mut [0u8; 16]).unwrap_or(0), 0);
+    assert!(start.elapsed() < Duration::from_secs(5));
+    let after_answer = trickle(
+        addr,
+        b"GET /api/health HTTP/1.1\r\n\r\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        Duration::from_millis(20),
+        Duration::from_secs(10),
     );
-    drip.join().unwrap();
+    assert!(after_answer.is_some_and(|d| d < Duration::from_secs(5)));
+    s.stop();
+}
+
+/// Asks for `/api/health` until it is refused, at most for `limit`; the
+/// last answer.
+fn refused_within(addr: SocketAddr, limit: Duration) -> (u16, String, String) {
+    let start = Instant::now();
+    loop {
+        let answer = send(
+            addr,
+            b"GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n",
+        );
+        if answer.0 != 200 || start.elapsed() > limit {
+            return answer;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
+    let s = with_read_time(Duration::from_secs(30), 3);
+    let addr = s.addr();
+    let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).unwrap()).collect();
+    // Once the server has taken the three (at once on an idle machine).
+    let (status, head, body) = refused_within(addr, Duration::from_secs(10));
+    assert_eq!(status, 503, "{head}");
+    assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("too many connections"));
+    // Once they close, connections are taken again.
+    drop(held);
+    let start = Instant::now();
+    loop {
+        let (status, _) = get(addr, "/api/health");
+        if status == 200 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "{status}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
     s.stop();
 }
 
@@ -410,7 +634,7 @@ fn many_clients_at_once_all_get_their_answer() {
 }
 
 #[test]
-fn the_budget_stops_a_search_and_unsettled_columns_are_null() {
+fn the_budget_stops_a_search_and_unsettled_columns_keep_their_bounds() {
     let s = server(Config {
         budget: Duration::from_millis(300),
         ..Config::default()
@@ -420,21 +644,15 @@ fn the_budget_stops_a_search_and_unsettled_columns_are_null() {
     let took = start.elapsed();
     assert_eq!(status, 200);
     assert_eq!(v["complete"], false);
-    assert!(v["score"].is_null());
-    assert!(v["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["words"] == "?"));
-    // The budget, not the search, decides (a solve of 8x7 takes hours).
+    // A solve of 8x7 takes hours: nothing like the best move is proven.
+    assert_eq!(v["best"]["proven"], false, "{v}");
+    check_ranges(&Position::<8, 7>::new(), &v);
+    // The budget, not the search, decides.
     assert!(took < Duration::from_secs(5), "{took:?}");
-    // Out of time, the move found without a search (1-based on the wire).
+    // Out of time, a move all the same, marked unproven.
     let (_, v) = get(s.addr(), "/api/move?board=8x7&opponent=perfect");
-    let quick = play::quick_move(&Position::<8, 7>::new()).map(|c| c + 1);
-    assert_eq!(
-        (v["complete"].clone(), v["column"].clone()),
-        (false.into(), quick.into())
-    );
+    assert_eq!(v["complete"], false);
+    assert!((1..=8).contains(&v["column"].as_u64().unwrap()), "{v}");
     s.stop();
 }
 
@@ -460,9 +678,19 @@ fn a_full_queue_is_refused_with_503_and_retry_after() {
     assert!(busy >= 1, "{answers:?}");
     assert!(answers
         .iter()
-        .all(|(st, head, _)| *st == 200 || head.contains("Retry-After: 1")));
-    let (status, _) = get(addr, "/api/analyze?moves=4453");
-    assert_eq!(status, 200);
+        .all(|(st, head, _)| *st == 200 || header(head, "retry-after").as_deref() == Some("1")));
+    // The queue frees as the worker takes what waits in it (a task given
+    // up there too), and the server answers again.
+    let start = Instant::now();
+    loop {
+        let (status, v) = get(addr, "/api/analyze?moves=4453");
+        if status == 200 {
+            break;
+        }
+        assert_eq!(status, 503, "{v}");
+        assert!(start.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(50));
+    }
     s.stop();
 }
 
@@ -507,6 +735,37 @@ fn a_client_that_leaves_frees_its_worker() {
     s.stop();
 }
 
+#[test]
+fn a_client_that_shuts_its_sending_side_counts_as_gone() {
+    let s = one_patient_worker();
+    let leaving = slow_request(s.addr(), "");
+    std::thread::sleep(Duration::from_millis(300));
+    let left = Instant::now();
+    leaving.shutdown(std::net::Shutdown::Write).unwrap();
+    worker_free_since(s.addr(), left);
+    drop(leaving);
+    s.stop();
+}
+
+#[test]
+fn past_the_requests_under_way_a_new_one_is_refused_503_at_once() {
+    let s = server(Config {
+        requests: 1,
+        workers: 1,
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let held = slow_request(s.addr(), "");
+    // Once the server is under way with it (at once on an idle machine).
+    let (status, head, body) = refused_within(s.addr(), Duration::from_secs(10));
+    assert_eq!(status, 503, "{head}");
+    assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
+    assert!(body.contains("the server is busy"), "{body}");
+    drop(held);
+    worker_free_since(s.addr(), Instant::now());
+    s.stop();
+}
+
 /// A task whose client leaves while it still waits for a worker is never
 /// started: the next client does not wait for a search nobody will read.
 #[test]
@@ -526,4 +785,249 @@ fn a_task_given_up_in_the_queue_is_never_started() {
     let freed = worker_free_since(s.addr(), left);
     eprintln!("the worker was free {freed:?} after its last client left");
     s.stop();
+}
+
+#[test]
+fn stopping_answers_the_request_under_way_and_closes_idle_connections() {
+    let mut config = Config {
+        budget: Duration::from_millis(1000),
+        ..Config::default()
+    };
+    // Idle connections would otherwise stay open this long.
+    config.limits.read_time = Duration::from_secs(60);
+    let s = server(config);
+    let addr = s.addr();
+    let mut idle = TcpStream::connect(addr).unwrap();
+    let mut kept = TcpStream::connect(addr).unwrap();
+    kept.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
+    assert_eq!(read_response(&mut kept).0, 200);
+    let pending =
+        std::thread::spawn(move || send(addr, b"GET /api/analyze?board=8x7 HTTP/1.1\r\n\r\n"));
+    std::thread::sleep(Duration::from_millis(300));
+    let start = Instant::now();
+    s.stop();
+    let stopped = start.elapsed();
+    let (status, _, body) = pending.join().unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"complete\":false"), "{body}");
+    for c in [&mut idle, &mut kept] {
+        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        assert_eq!(c.read(&mut [0u8; 16]).unwrap_or(0), 0);
+    }
+    // The idle connections did not hold the stop for their read time.
+    assert!(stopped < Duration::from_secs(30), "{stopped:?}");
+    assert!(TcpStream::connect(addr).is_err());
+}
+
+/// Opens `/api/analyze/stream?{query}` and returns the connection, past
+/// the response head (which must be a 200 of server-sent events).
+fn open_stream(addr: SocketAddr, query: &str) -> std::io::BufReader<TcpStream> {
+    let mut c = TcpStream::connect(addr).unwrap();
+    c.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    c.write_all(format!("GET /api/analyze/stream?{query} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut r = std::io::BufReader::new(c);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut r, &mut line).unwrap();
+        if line == "\r\n" || line.is_empty() {
+            break;
+        }
+        head.push_str(&line);
+    }
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert_eq!(
+        header(&head, "content-type").as_deref(),
+        Some("text/event-stream")
+    );
+    assert_eq!(
+        header(&head, "transfer-encoding").as_deref(),
+        Some("chunked")
+    );
+    r
+}
+
+/// The next event on a stream (its name and its data), `None` at its end.
+/// The body is chunked: chunks are read until an event's blank line.
+fn next_event(
+    r: &mut std::io::BufReader<TcpStream>,
+    pending: &mut String,
+) -> Option<(String, Value)> {
+    use std::io::BufRead;
+    loop {
+        if let Some(end) = pending.find("\n\n") {
+            let event: String = pending.drain(..end + 2).collect();
+            let mut name = "message".to_string();
+            let mut data = String::new();
+            for line in event.lines() {
+                if let Some(n) = line.strip_prefix("event: ") {
+                    name = n.to_string();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            return Some((name, serde_json::from_str(&data).unwrap()));
+        }
+        let mut size = String::new();
+        r.read_line(&mut size).ok()?;
+        let size = usize::from_str_radix(size.trim(), 16).ok()?;
+        if size == 0 {
+            return None;
+        }
+        let mut chunk = vec![0u8; size + 2];
+        r.read_exact(&mut chunk).ok()?;
+        pending.push_str(std::str::from_utf8(&chunk[..size]).unwrap());
+    }
+}
+
+#[test]
+fn a_stream_narrows_to_the_exact_analysis_and_ends_with_done() {
+    let s = server(Config {
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let mut solver = Solver::<7, 6>::new();
+    // Positions of 9 to 14 discs, past the book: searches of some length.
+    let positions = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/solver/ply9-14.txt"
+    ))
+    .unwrap();
+    let mut narrowed = 0;
+    for moves in positions
+        .lines()
+        .take(6)
+        .filter_map(|l| l.split_whitespace().next())
+    {
+        let p = Position::<7, 6>::parse(moves).unwrap();
+        let exact = solver.analyze(&p);
+        let mut r = open_stream(s.addr(), &format!("moves={moves}&budget=120000"));
+        let mut pending = String::new();
+        let mut states = Vec::new();
+        let last = loop {
+            let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+            check_ranges(&p, &v);
+            assert_eq!(
+                (v["board"].clone(), v["moves"].clone()),
+                ("7x6".into(), moves.into())
+            );
+            for (c, e) in exact.iter().enumerate() {
+                // Every range holds the exact score, from the first state on.
+                let col = &v["columns"][c];
+                match e {
+                    None => assert!(col.is_null()),
+                    Some(e) => assert!(
+                        col["lower"].as_i64().unwrap() <= i64::from(*e)
+                            && i64::from(*e) <= col["upper"].as_i64().unwrap(),
+                        "{moves}: {col}"
+                    ),
+                }
+            }
+            match name.as_str() {
+                "analysis" => states.push(v),
+                "done" => break v,
+                other => panic!("{other}: {v}"),
+            }
+        };
+        assert_eq!(last["complete"], true, "{moves}");
+        let best = solver.best_move(&p).map(|c| c as u64 + 1);
+        assert_eq!(last["best"]["col"].as_u64(), best);
+        assert_eq!(last["best"]["proven"], true);
+        // Ranges only narrow, and the count of positions only grows.
+        let all: Vec<&Value> = states.iter().chain([&last]).collect();
+        for pair in all.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert!(a["nodes"].as_u64() <= b["nodes"].as_u64());
+            for c in 0..7 {
+                let (x, y) = (&a["columns"][c], &b["columns"][c]);
+                if !x.is_null() {
+                    assert!(x["lower"].as_i64() <= y["lower"].as_i64(), "{x} {y}");
+                    assert!(x["upper"].as_i64() >= y["upper"].as_i64(), "{x} {y}");
+                }
+            }
+        }
+        // The stream ends after its last event.
+        assert!(next_event(&mut r, &mut pending).is_none());
+        narrowed += states.len();
+    }
+    // States came before the last, to be checked.
+    assert!(narrowed >= 6, "{narrowed}");
+    s.stop();
+}
+
+#[test]
+fn a_stream_past_the_cap_is_cut_to_it_and_a_bad_budget_is_refused() {
+    let s = server(Config {
+        max_budget: Duration::from_millis(500),
+        ..Config::default()
+    });
+    let (_, health) = get(s.addr(), "/api/health");
+    assert_eq!(health["max_budget_ms"], 500);
+    let start = Instant::now();
+    // Ten minutes asked for on a board that takes hours.
+    let mut r = open_stream(s.addr(), "board=8x7&budget=600000");
+    let mut pending = String::new();
+    let last = loop {
+        let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+        if name == "done" {
+            break v;
+        }
+    };
+    assert_eq!(last["complete"], false);
+    assert!(start.elapsed() < Duration::from_secs(30));
+    check_ranges(&Position::<8, 7>::new(), &last);
+    for (budget, words) in [
+        ("0", "bad budget"),
+        ("-5", "bad budget"),
+        ("1.5", "bad budget"),
+    ] {
+        let (status, v) = get(s.addr(), &format!("/api/analyze/stream?budget={budget}"));
+        assert_eq!(status, 400);
+        assert!(v["error"].as_str().unwrap().contains(words), "{v}");
+    }
+    let (status, v) = get(s.addr(), "/api/analyze/stream?moves=448");
+    assert_eq!(
+        (status, v["error"].clone()),
+        (400, "move 3: column 8 is out of range 1..7".into())
+    );
+    s.stop();
+}
+
+#[test]
+fn a_stream_whose_client_leaves_frees_its_worker() {
+    let s = one_patient_worker();
+    let mut r = open_stream(s.addr(), "board=8x7&budget=100000");
+    let mut pending = String::new();
+    // It is under way.
+    let (name, _) = next_event(&mut r, &mut pending).unwrap();
+    assert_eq!(name, "analysis");
+    let left = Instant::now();
+    drop(r);
+    let freed = worker_free_since(s.addr(), left);
+    eprintln!("a stream whose client left freed its worker in {freed:?}");
+    s.stop();
+}
+
+#[test]
+fn stopping_ends_a_stream_under_way_with_its_last_event() {
+    let s = server(Config {
+        max_budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let mut r = open_stream(s.addr(), "board=8x7&budget=120000");
+    let mut pending = String::new();
+    assert_eq!(next_event(&mut r, &mut pending).unwrap().0, "analysis");
+    let start = Instant::now();
+    let stopper = std::thread::spawn(move || s.stop());
+    let last = loop {
+        let (name, v) = next_event(&mut r, &mut pending).expect("a done event");
+        if name == "done" {
+            break v;
+        }
+    };
+    assert_eq!(last["complete"], false);
+    stopper.join().unwrap();
+    // Well before the stream's two minutes.
+    assert!(start.elapsed() < Duration::from_secs(30));
 }

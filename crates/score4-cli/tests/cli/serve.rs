@@ -42,8 +42,10 @@ fn signal(child: &Child, name: &str) {
 /// Sends one request on its own connection and returns the whole response.
 fn get(addr: SocketAddr, target: &str) -> std::thread::JoinHandle<String> {
     let mut s = TcpStream::connect(addr).expect("connects");
-    s.write_all(format!("GET {target} HTTP/1.1\r\nHost: x\r\n\r\n").as_bytes())
-        .expect("sends");
+    s.write_all(
+        format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .expect("sends");
     std::thread::spawn(move || {
         let mut out = String::new();
         let _ = s.read_to_string(&mut out);
