@@ -151,6 +151,10 @@ fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let program = args.first().cloned().unwrap_or_default();
+    if let Some(message) = output::closed_at_start() {
+        output::error(message);
+        return ExitCode::from(FAILED);
+    }
     let status = if speaks_engine_protocol(&program, args.get(1)) {
         engine::run(&args[1.min(args.len())..])
     } else {

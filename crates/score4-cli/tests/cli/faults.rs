@@ -1,6 +1,7 @@
-//! Output faults and hostile input, for every command: a closed stdout
-//! ends a command quietly, a full disk is one line on stderr and status 2,
-//! and nothing ever panics or echoes raw bytes.
+//! Output faults and hostile input, for every command: a stdout whose
+//! reader goes away ends a command quietly, a stdout closed from the start
+//! and a full disk are one line on stderr and status 2, and nothing ever
+//! panics or echoes raw bytes.
 //!
 //! Every command the binary has is in [`every_command`]: a command added
 //! later belongs there, so that it inherits these checks.
@@ -132,6 +133,30 @@ fn a_closed_stdout_ends_every_command_quietly() {
         let o = run(&case, closed_pipe(), Stdio::piped());
         assert_eq!(o.status.code(), expected, "{:?}", case.args);
         assert!(o.stderr.is_empty(), "{:?}: {}", case.args, text(&o.stderr));
+    }
+}
+
+#[test]
+fn a_stdout_closed_from_the_start_refuses_every_command() {
+    let (_dir, cases) = every_command();
+    for case in cases {
+        // The shell closes descriptor 1 and runs the binary in its place.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(BIN)
+            .args(&case.args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("sh runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{:?}: {err}", case.args);
+        assert_eq!(
+            err, "score4: standard output is closed: there is nowhere to write the answers\n",
+            "{:?}",
+            case.args
+        );
     }
 }
 
