@@ -36,10 +36,11 @@ pub struct Args {
     weak: bool,
     /// Transposition table size in MiB [default: 4; 256 on boards of more
     /// than 42 cells].
-    #[arg(long, value_name = "MB", value_parser = crate::table_mb)]
+    #[arg(long, value_name = "MB", value_parser = crate::table_mb, allow_negative_numbers = true)]
     table_mb: Option<usize>,
-    /// Solve only the first N positions of each file.
-    #[arg(long, value_name = "N")]
+    /// Solve only the first N positions of each file (at least 1).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| crate::whole::<usize>(s, 1..=usize::MAX as u64))]
     limit: Option<usize>,
     /// Empty the table before each position, as tools without a shared table do.
     #[arg(long)]

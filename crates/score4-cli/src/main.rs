@@ -75,8 +75,9 @@ enum Command {
         #[arg(
             long,
             value_name = "MS",
+            allow_negative_numbers = true,
             default_value_t = score4_web::DEFAULT_BUDGET_MS,
-            value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS)
+            value_parser = |s: &str| whole::<u64>(s, 1..=MAX_BUDGET_MS)
         )]
         budget_ms: u64,
     },
@@ -135,6 +136,27 @@ fn table_mb(text: &str) -> Result<usize, String> {
             score4::MAX_TABLE_MB
         )),
     }
+}
+
+/// Parses a whole number in `range`, naming the range when the text is
+/// not one (a negative number, a word, a number out of range).
+fn whole<T: TryFrom<u64>>(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<T, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// Parses a seed: any whole number a u64 holds.
+fn seed(text: &str) -> Result<u64, String> {
+    whole(text, 0..=u64::MAX)
 }
 
 /// Whether the arguments after the program name are the engine protocol.

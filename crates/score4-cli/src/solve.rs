@@ -67,10 +67,10 @@ pub struct Args {
     /// Transposition table size in MiB (a power of two is used as is,
     /// others are rounded down) [default: 4, or 32 with several threads;
     /// 256 for one thread on boards of more than 42 cells]
-    #[arg(long, value_name = "N", value_parser = crate::table_mb)]
+    #[arg(long, value_name = "N", value_parser = crate::table_mb, allow_negative_numbers = true)]
     table_mb: Option<usize>,
     /// Threads searching each position in the first half of the game together.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
     threads: u16,
     /// Empty the table before each position, to measure each on its own

@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     ascii: bool,
     /// Seed of the fair and soft opponents' choices (repeatable games).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::seed)]
     seed: Option<u64>,
 }
 

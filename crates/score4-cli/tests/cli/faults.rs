@@ -325,6 +325,51 @@ fn usage_errors_are_one_line() {
     }
 }
 
+#[test]
+fn a_negative_number_names_the_option_and_its_range() {
+    let cases: [(&[&str], &str, &str); 10] = [
+        (
+            &["solve", "--table-mb", "-1", "4453"],
+            "--table-mb",
+            "from 1 to",
+        ),
+        (&["solve", "--threads", "-1", "4453"], "--threads", "1..="),
+        (&["bench", "--table-mb", "-1"], "--table-mb", "from 1 to"),
+        (&["bench", "--limit", "-1"], "--limit", "from 1 to"),
+        (
+            &["book", "build", "--depth", "-1", "--out", "x"],
+            "--depth",
+            "0..=64",
+        ),
+        (
+            &["book", "check", "x", "--sample", "-3"],
+            "--sample",
+            "from 0 to",
+        ),
+        (&["play", "--seed", "-1"], "--seed", "from 0 to"),
+        (
+            &["serve", "--budget-ms", "-1"],
+            "--budget-ms",
+            "from 1 to 600000",
+        ),
+        (&["split", "plan", "4", "--depth", "-1"], "--depth", "0..=8"),
+        (
+            &["solve", "--journal", "j", "--journal-min-work", "-5", "4"],
+            "--journal-min-work",
+            "from 1000 to",
+        ),
+    ];
+    for (args, option, range) in cases {
+        let o = Command::new(BIN).args(args).output().expect("runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(is_one_clean_line(&err), "{args:?}: {err:?}");
+        assert!(err.contains(&format!("'{option} <")), "{args:?}: {err}");
+        assert!(err.contains(range), "{args:?}: {err}");
+    }
+}
+
 /// Runs the binary with its address space capped at `kib` KiB.
 #[cfg(target_os = "linux")]
 fn with_memory_limit(kib: u64, args: &str) -> Output {
