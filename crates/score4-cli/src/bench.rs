@@ -202,6 +202,12 @@ fn read_set<const W: usize, const H: usize>(
     let reader = File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?;
     let mut set =
         fixture::read::<W, H>(BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
+    // A report of nothing measured would read as a pass.
+    if set.is_empty() {
+        return Err(format!(
+            "{name}: no positions (a fixture holds one `MOVES SCORE` per line)"
+        ));
+    }
     if let Some(limit) = limit {
         set.truncate(limit);
     }
