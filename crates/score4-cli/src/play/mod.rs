@@ -82,6 +82,35 @@ pub fn run(args: Args) -> u8 {
     with_board_size!(size, play(config))
 }
 
+/// Ends the process when its terminal hangs up (its window closed, its
+/// connection dropped). Reading a terminal that is gone returns nothing at
+/// once, forever, and the key reader (crossterm's) then reads again
+/// without end, at full speed, never back in the loop that would see a
+/// signal; and there is no terminal left to give back.
+fn end_on_hang_up() {
+    let watch = || loop {
+        // No events asked for: poll(2) reports a hang-up or an error
+        // whatever is asked, and nothing else.
+        let mut tty = libc::pollfd {
+            fd: libc::STDIN_FILENO,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, alive for the call.
+        let ready = unsafe { libc::poll(&mut tty, 1, -1) };
+        if ready > 0 && tty.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            std::process::exit(OK.into());
+        }
+        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+    };
+    // Without the watch the game still plays; a hang-up then needs SIGKILL.
+    let _ = std::thread::Builder::new()
+        .name("score4-play-hang-up".into())
+        .spawn(watch);
+}
+
 /// The largest window drawn, in cells each way: a frame takes memory for
 /// every cell, and a terminal may report any size.
 const MAX_SIDE: u16 = 2000;
@@ -123,10 +152,16 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
         return FAILED;
     }
     // SIGTERM, SIGHUP and SIGINT from outside (raw mode reads Ctrl-C as a
-    // key) end the game through the loop, which restores the terminal.
+    // key) end the game through the loop, which restores the terminal; a
+    // second one ends the process at once.
     let signalled = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&signalled);
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(OK.into());
+        }
+    });
+    end_on_hang_up();
     // ratatui's init enters raw mode and the alternate screen, and sets a
     // panic hook that restores the terminal before the message prints.
     let mut terminal = ratatui::init();

@@ -202,15 +202,79 @@ fn keys_with_control_or_alt_drop_no_disc() {
 
 #[test]
 fn a_termination_signal_gives_the_terminal_back() {
-    let mut s = Session::two_players();
-    let pid = s.child.process_id().expect("a process id");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
-    s.assert_terminal_given_back();
+    for signal in ["-TERM", "-HUP"] {
+        let mut s = Session::two_players();
+        let pid = s.child.process_id().expect("a process id");
+        let killed = std::process::Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(s.wait_exit(Duration::from_secs(10)), 0, "{signal}");
+        s.assert_terminal_given_back();
+    }
+}
+
+#[test]
+fn a_terminal_that_goes_away_ends_the_game() {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.args(["play", "--opponent", "human"]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("starts");
+    drop(pair.slave);
+    // Read through the master's own descriptor, not a copy: dropping the
+    // master then closes the terminal's other side.
+    let fd = pair.master.as_raw_fd().expect("a descriptor");
+    let mut screen = vt100::Parser::new(
+        NonZeroU16::new(24).unwrap(),
+        NonZeroU16::new(80).unwrap(),
+        0,
+    );
+    let start = Instant::now();
+    while !screen.screen().contents().contains("first player to move") {
+        assert!(start.elapsed() < Duration::from_secs(30), "not drawn");
+        let mut tty = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let mut buf = [0u8; 4096];
+        // SAFETY: one pollfd and a buffer of its stated length, both alive
+        // for the calls; `fd` is the master's, open until it is dropped below.
+        let n = unsafe {
+            if libc::poll(&mut tty, 1, 50) > 0 {
+                libc::read(fd, buf.as_mut_ptr().cast(), buf.len())
+            } else {
+                0
+            }
+        };
+        if n > 0 {
+            screen.process(&buf[..n as usize]);
+        }
+    }
+    drop(pair.master);
+    // The game ends by itself: it used to read nothing from the gone
+    // terminal at full speed, deaf to SIGTERM and SIGHUP, until killed.
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still running 10 s after its terminal went away");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.exit_code(), 0);
 }
 
 #[test]
