@@ -9,6 +9,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
@@ -22,6 +23,19 @@ const ORANGE: Color = Color::Rgb(230, 159, 0);
 const GREEN: Color = Color::Rgb(0, 158, 115);
 const VERMILION: Color = Color::Rgb(213, 94, 0);
 const GREY: Color = Color::Rgb(150, 150, 150);
+
+/// A panel's frame in `--ascii`: ratatui's are drawn with box-drawing
+/// characters.
+const ASCII_BORDER: border::Set = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
 
 /// Characters per column on the board.
 const CELL: usize = 4;
@@ -43,6 +57,25 @@ impl Look {
     fn empty(&self) -> &'static str {
         if self.ascii {
             "."
+        } else {
+            "·"
+        }
+    }
+
+    /// A panel's frame, titled.
+    fn panel<'a>(&self, title: &'a str) -> Block<'a> {
+        let block = Block::bordered().title(title);
+        if self.ascii {
+            block.border_set(ASCII_BORDER)
+        } else {
+            block
+        }
+    }
+
+    /// What separates the parts of the title line.
+    fn dot(&self) -> &'static str {
+        if self.ascii {
+            "|"
         } else {
             "·"
         }
@@ -139,7 +172,7 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
                 " score4 play ",
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!("· {size} · {vs}")),
+            Span::raw(format!("{dot} {size} {dot} {vs}", dot = look.dot())),
         ])),
         title,
     );
@@ -233,10 +266,7 @@ fn draw_board<const W: usize, const H: usize>(
             .collect();
         lines.push(Line::from(spans));
     }
-    f.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" board ")),
-        area,
-    );
+    f.render_widget(Paragraph::new(lines).block(look.panel(" board ")), area);
 }
 
 fn draw_side<const W: usize, const H: usize>(
@@ -290,7 +320,7 @@ fn draw_side<const W: usize, const H: usize>(
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(" game ")),
+            .block(look.panel(" game ")),
         area,
     );
 }
@@ -437,6 +467,24 @@ mod tests {
         let a = app::<7, 6>("445566", Opponent::Perfect, false);
         // The perfect opponent (second) does not win here: it is "you" to move.
         assert!(text(&render(&a, 80, 24)).contains("your move"));
+    }
+
+    #[test]
+    fn ascii_draws_nothing_else() {
+        for (moves, hints) in [("", false), ("4453", true), ("4455667", false)] {
+            let mut a = app::<7, 6>(moves, Opponent::Human, true);
+            if hints {
+                a.key(KeyEvent::from(KeyCode::Char('h')));
+                a.settle();
+            }
+            for (w, h) in [(80, 24), (40, 10)] {
+                let screen = text(&render(&a, w, h));
+                assert!(screen.is_ascii(), "{moves} at {w}x{h}:\n{screen}");
+            }
+        }
+        // Unless asked for, the frames are drawn with ratatui's lines.
+        let a = app::<7, 6>("", Opponent::Human, false);
+        assert!(!text(&render(&a, 80, 24)).is_ascii());
     }
 
     #[test]

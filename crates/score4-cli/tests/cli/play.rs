@@ -178,6 +178,11 @@ fn a_game_by_keys_with_undo_redo_and_scores() {
     s.press("q");
     assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
     s.assert_terminal_given_back();
+    // --ascii: every byte written, frames and discs included, is ASCII.
+    if let Some(i) = s.raw.iter().position(|&b| b >= 0x80) {
+        let near = &s.raw[i..(i + 40).min(s.raw.len())];
+        panic!("byte {i} is not ASCII: {:?}", String::from_utf8_lossy(near));
+    }
 }
 
 #[test]
