@@ -71,6 +71,22 @@ pub struct App<const W: usize, const H: usize> {
     busy: Option<Busy<W, H>>,
 }
 
+/// Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
+fn is_chord(key: KeyEvent) -> bool {
+    let chord = KeyModifiers::CONTROL
+        | KeyModifiers::ALT
+        | KeyModifiers::SUPER
+        | KeyModifiers::HYPER
+        | KeyModifiers::META;
+    key.modifiers.intersects(chord)
+}
+
+/// `q`, or Ctrl-C (raw mode reads it as a key).
+fn quits(key: KeyEvent) -> bool {
+    let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    ctrl_c || (!is_chord(key) && key.code == KeyCode::Char('q'))
+}
+
 impl<const W: usize, const H: usize> App<W, H> {
     pub fn new(config: &Config) -> Result<Self, String> {
         let game = Game::from_moves(&config.moves).map_err(|e| format!("--moves: {e}"))?;
@@ -120,22 +136,25 @@ impl<const W: usize, const H: usize> App<W, H> {
         !self.game.is_over() && self.engine == Some(self.game.to_move())
     }
 
+    /// What `key` does while the game cannot be seen (its window too
+    /// small): it quits, or nothing; a move made unseen, or an opponent's
+    /// reply to it, would be a surprise when the board is shown again.
+    pub fn unseen_key(&self, key: KeyEvent) -> Reply {
+        if quits(key) {
+            Reply::Quit
+        } else {
+            Reply::Continue
+        }
+    }
+
     pub fn key(&mut self, key: KeyEvent) -> Reply {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && key.code == KeyCode::Char('c') {
+        if quits(key) {
             return Reply::Quit;
         }
-        // Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
-        let chord = KeyModifiers::CONTROL
-            | KeyModifiers::ALT
-            | KeyModifiers::SUPER
-            | KeyModifiers::HYPER
-            | KeyModifiers::META;
-        if key.modifiers.intersects(chord) {
+        if is_chord(key) {
             return Reply::Continue;
         }
         match key.code {
-            KeyCode::Char('q') => return Reply::Quit,
             KeyCode::Char(d @ '1'..='9') => {
                 let col = usize::from(d as u8 - b'1');
                 if col < W {

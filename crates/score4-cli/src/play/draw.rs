@@ -123,14 +123,31 @@ fn short(told: Told) -> String {
     }
 }
 
+/// The rows of the board's panel with its frame, numbers, cursor and
+/// scores; or of the side panel's list of every column's score, if longer.
+const fn middle_rows<const W: usize, const H: usize>() -> u16 {
+    let board = H + 5;
+    let side = W + 7;
+    (if board > side { board } else { side }) as u16
+}
+
+/// The smallest window the game is drawn in, in cells across and down.
+pub const fn needs<const W: usize, const H: usize>() -> (u16, u16) {
+    ((W * CELL + 3) as u16 + 24, middle_rows::<W, H>() + 4)
+}
+
+/// Whether a window of `width` x `height` is too small to draw the game.
+pub fn too_small<const W: usize, const H: usize>(width: u16, height: u16) -> bool {
+    let (need_w, need_h) = needs::<W, H>();
+    width < need_w || height < need_h
+}
+
 pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     let look = Look { ascii: app.ascii };
-    // The board's rows with its frame, numbers, cursor and scores; or the
-    // side panel's list of every column's score, if longer.
-    let middle_rows = (H + 5).max(W + 7) as u16;
-    let (need_w, need_h) = ((W * CELL + 3) as u16 + 24, middle_rows + 4);
+    let middle_rows = middle_rows::<W, H>();
+    let (need_w, need_h) = needs::<W, H>();
     let area = f.area();
-    if area.width < need_w || area.height < need_h {
+    if too_small::<W, H>(area.width, area.height) {
         f.render_widget(
             Paragraph::new(format!(
                 "The terminal is {}x{}; a {W}x{H} board needs {need_w}x{need_h}. \

@@ -175,10 +175,16 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
                 return Err(io::Error::other(e));
             }
             terminal.draw(|f| draw::frame(f, &app))?;
+            let unseen = draw::too_small::<W, H>(size.width, size.height);
             // Short waits keep the thinking time on screen current.
             if event::poll(Duration::from_millis(if app.busy() { 100 } else { 1000 }))? {
                 if let Event::Key(key) = event::read()? {
-                    if key.kind != KeyEventKind::Release && app.key(key) == Reply::Quit {
+                    let reply = match key.kind {
+                        KeyEventKind::Release => Reply::Continue,
+                        _ if unseen => app.unseen_key(key),
+                        _ => app.key(key),
+                    };
+                    if reply == Reply::Quit {
                         return Ok(());
                     }
                 }

@@ -309,6 +309,43 @@ fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
 }
 
 #[test]
+fn keys_do_nothing_but_quit_while_the_board_cannot_be_seen() {
+    let mut s = Session::start_sized(&["--opponent", "perfect"], 10, 40);
+    s.wait_for("Enlarge it");
+    // Moves, the scores, undo and a new game: none is played unseen, and
+    // so the opponent has nothing to reply to.
+    s.press("4\x1b[C\rh5un");
+    std::thread::sleep(Duration::from_millis(300));
+    s.master
+        .resize(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    s.wait_for("your move");
+    let screen = s.contents();
+    assert!(screen.contains("moves (0)"), "{screen}");
+    assert!(!screen.contains("scores for the side to move"), "{screen}");
+    assert!(!screen.contains("played"), "{screen}");
+    // Once seen, the keys play again; q quits whatever the size.
+    s.press("4");
+    s.wait_for("perfect played");
+    s.master
+        .resize(PtySize {
+            rows: 10,
+            cols: 40,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+}
+
+#[test]
 fn the_opponent_replies() {
     let mut s = Session::start(&["--opponent", "perfect"]);
     s.wait_for("your move");
