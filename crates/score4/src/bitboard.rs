@@ -231,20 +231,7 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
     /// right one), then alternately the nearest left and right of those
     /// taken. Central cells lie on the most lines, so their moves tend to be
     /// the best and are worth trying first.
-    pub const CENTRE_FIRST: [usize; W] = {
-        let mut order = [0; W];
-        let mut i = 0;
-        while i < W {
-            // W/2, then alternately one left and one right of it.
-            order[i] = if i % 2 == 1 {
-                W / 2 - i.div_ceil(2)
-            } else {
-                W / 2 + i / 2
-            };
-            i += 1;
-        }
-        order
-    };
+    pub const CENTRE_FIRST: [usize; W] = centre_first::<W>();
 
     /// The bottom cell of every column.
     pub const BOTTOM: Bitboard = {
@@ -392,6 +379,23 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
 
 /// The 7x6 board everyone plays.
 pub type Standard = Geometry<7, 6>;
+
+/// The columns of a board `W` wide, centre first (see
+/// [`Geometry::CENTRE_FIRST`]), for code that knows the width alone.
+pub const fn centre_first<const W: usize>() -> [usize; W] {
+    let mut order = [0; W];
+    let mut i = 0;
+    while i < W {
+        // W/2, then alternately one left and one right of it.
+        order[i] = if i % 2 == 1 {
+            W / 2 - i.div_ceil(2)
+        } else {
+            W / 2 + i / 2
+        };
+        i += 1;
+    }
+    order
+}
 
 #[cfg(test)]
 mod tests {

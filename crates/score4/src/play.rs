@@ -31,7 +31,7 @@ use crate::input::Quoted;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::size::BoardSize;
-use crate::solver::{Player, Solver, Stopped, Verdict};
+use crate::solver::{Goal, Player, ScoreRange, Solver, Stopped, Verdict};
 use crate::TableError;
 
 /// The softmax temperature of plain `soft`: a move one point worse is
@@ -266,6 +266,93 @@ pub fn choose<const W: usize, const H: usize>(
     }
 }
 
+/// An opponent's move chosen within a deadline (see [`choose_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// The column (0-based), `None` for [`Opponent::Human`] and for a
+    /// finished game.
+    pub column: Option<usize>,
+    /// Whether the move is the one the opponent plays with all the time
+    /// it needs; `false` when the deadline came first and the move is the
+    /// best by what was proven by then ([`Analysis::best`](crate::solver::Analysis::best)).
+    pub proven: bool,
+}
+
+/// The move `opponent` plays in `p` by `deadline`: [`choose`]'s move
+/// when the search settles it in time, else the best move by what was
+/// proven by then, marked unproven. Never stopped for lack of time; only
+/// the solver's stop handle ends it without a move (`Stopped`).
+///
+/// ```
+/// use std::time::{Duration, Instant};
+/// use score4::play::{choose_until, Opponent};
+/// use score4::rng::Rng;
+/// use score4::{Position, Solver};
+/// let mut solver = Solver::<9, 6>::new();
+/// let soon = Instant::now() + Duration::from_millis(50);
+/// let choice = choose_until(&mut solver, &Position::new(), &Opponent::Perfect, &mut Rng::new(1), Some(soon));
+/// // Not proven in 50 ms, but a move all the same: the centre.
+/// assert_eq!(choice.unwrap().column, Some(4));
+/// ```
+pub fn choose_until<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    opponent: &Opponent,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Choice, ChooseError> {
+    let proven = |column| Choice {
+        column,
+        proven: true,
+    };
+    if deadline.is_none() || p.is_game_over() {
+        return choose(solver, p, opponent, rng, deadline).map(proven);
+    }
+    let goal = match opponent {
+        Opponent::Human | Opponent::Classic { .. } => {
+            return choose(solver, p, opponent, rng, deadline).map(proven)
+        }
+        Opponent::Perfect => Goal::BestMove,
+        Opponent::Fair | Opponent::Soft { .. } => Goal::Everything,
+    };
+    let handle = solver.stop_handle();
+    if handle.is_stopped() {
+        return Err(ChooseError::Stopped(Stopped));
+    }
+    let analysis = solver.proving(p, goal, deadline, Instant::now(), |_| {});
+    if handle.is_stopped() {
+        return Err(ChooseError::Stopped(Stopped));
+    }
+    let best = analysis.best();
+    let exact = analysis.columns.map(|r| r.and_then(ScoreRange::exact));
+    Ok(match opponent {
+        Opponent::Perfect => Choice {
+            column: best.map(|b| b.column),
+            proven: best.is_some_and(|b| b.proven),
+        },
+        Opponent::Fair if analysis.done => proven(fair_move::<W, H>(&exact, rng)),
+        Opponent::Soft { temperature } if analysis.done => {
+            proven(soft_move(&exact, *temperature, rng))
+        }
+        // Out of time: a move proven not to lose, if any, else the best
+        // by what was proven.
+        _ => {
+            let safe: Vec<usize> = (0..W)
+                .filter(|&c| analysis.columns[c].is_some_and(|r| r.lower >= 0))
+                .collect();
+            let column = if safe.is_empty() {
+                best.map(|b| b.column)
+            } else {
+                Some(safe[rng.index(safe.len())])
+            };
+            Choice {
+                column,
+                proven: false,
+            }
+        }
+    })
+}
+
 /// Every column's score, or `Stopped` if any playable column was not settled.
 fn settled<const W: usize>(
     scores: [Option<Result<i32, Stopped>>; W],
@@ -397,6 +484,40 @@ pub fn told<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> O
         Some((winner, disc)) if winner == verdict.to_move => Told::Win(disc - discs(winner)),
         Some((winner, disc)) => Told::Loss(disc - discs(winner)),
     })
+}
+
+/// A range of a move's score told in words, as [`words`] tells an
+/// exact one: the exact words once the range is one score; "win in at
+/// most 5" or "loss in at most 4" once its side of zero is proven; "draw
+/// or better" and "not a win" when it touches zero from one side; else
+/// "not proven yet".
+///
+/// ```
+/// use score4::play::range_words;
+/// use score4::{Position, ScoreRange};
+/// let p: Position = "4453".parse().unwrap();
+/// assert_eq!(range_words(&p, ScoreRange { lower: 0, upper: 5 }), "draw or better");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: 0 }), "not a win");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -2, upper: -2 }), "loss in 18");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: -2 }), "loss in at most 18");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: 9 }), "not proven yet");
+/// ```
+pub fn range_words<const W: usize, const H: usize>(
+    p: &Position<W, H>,
+    range: ScoreRange,
+) -> String {
+    let unknown = || "not proven yet".to_string();
+    if let Some(score) = range.exact() {
+        return words(p, score).unwrap_or_else(unknown);
+    }
+    // A higher lower bound is a sooner win; a lower upper bound a sooner loss.
+    match (told(p, range.lower), told(p, range.upper)) {
+        (Some(Told::Win(n)), _) => format!("win in at most {n}"),
+        (_, Some(Told::Loss(n))) => format!("loss in at most {n}"),
+        (Some(Told::Draw), _) => "draw or better".to_string(),
+        (_, Some(Told::Draw)) => "not a win".to_string(),
+        _ => unknown(),
+    }
 }
 
 #[cfg(test)]

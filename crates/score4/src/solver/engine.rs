@@ -14,7 +14,7 @@
 //! [`build_measuring`]), which only measuring programs ask for.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -50,6 +50,8 @@ pub(super) enum Ask {
     BestMove,
     /// One null-window search: is the score above this?
     Probe(i32),
+    /// One search within `alpha..beta`, fail-soft (see `Search::negamax`).
+    Window(i32, i32),
 }
 
 /// The engine's answer to an [`Ask`], by column up to [`MAX_COLUMNS`].
@@ -246,6 +248,7 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Engine<W, 
                 }
                 Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
                 Ask::Probe(alpha) => Found::Score(s.probe_inner(&p, alpha)?),
+                Ask::Window(alpha, beta) => Found::Score(s.window_inner(&p, alpha, beta)?),
             })
         };
         match until {
@@ -339,6 +342,12 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.stoppable.then(|| self.stop.abort_flag())
     }
 
+    /// Where the searches of the call under way count their positions as
+    /// they go: only stoppable calls, whose callers may watch.
+    fn live_counter(&self) -> Option<&AtomicU64> {
+        self.stoppable.then(|| self.stop.live_counter())
+    }
+
     /// The score of `p` when no search is needed: a finished game, a win
     /// with the next move, or a position of the book.
     fn known_score(&self, p: &Position<W, H>) -> Option<i32> {
@@ -370,16 +379,22 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     /// Exact where no search is needed; outside the range a search could
     /// return, the end of that range, which answers the question.
     fn probe_inner(&mut self, p: &Position<W, H>, alpha: i32) -> Result<i32, Stopped> {
+        self.window_inner(p, alpha, alpha + 1)
+    }
+
+    /// One search of `p` within `alpha..beta` (`alpha < beta`),
+    /// fail-soft as [`probe_inner`](Self::probe_inner) is.
+    fn window_inner(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
         let (min, max) = Solver::<W, H>::score_range(p.moves_played() as i32);
-        if alpha < min {
+        if beta <= min {
             Ok(min)
         } else if alpha >= max {
             Ok(max)
         } else {
-            self.search(p, alpha, alpha + 1)
+            self.search(p, alpha, beta)
         }
     }
 
@@ -521,8 +536,12 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.fill_from_journal();
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
-            let mut search =
-                Search::<W, H, STATS>::new(self.tables(0), self.searched, self.stop_flag());
+            let mut search = Search::<W, H, STATS>::new(
+                self.tables(0),
+                self.searched,
+                self.stop_flag(),
+                self.live_counter(),
+            );
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
@@ -531,7 +550,9 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
         let (score, nodes) = match self.stop_flag() {
             Some(stop) => {
-                let found = parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop);
+                let live = Some(self.stop.live_counter());
+                let found =
+                    parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop, live);
                 // The threads stopped each other through the flag: it says
                 // again only what the user and the deadline say.
                 self.stop.settle();
@@ -543,6 +564,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
                 alpha,
                 beta,
                 &AtomicBool::new(false),
+                None,
             ),
         };
         self.searched += nodes;

@@ -24,6 +24,9 @@
 //! - [`tuning`]: every tunable, with the reason for its value;
 //! - `journal`: the costliest searches' bounds kept on disk, so that a
 //!   killed solve goes on from close to where it stopped;
+//! - `anytime`: an analysis that reports each move's proven range
+//!   of scores as it narrows, for answers within a budget
+//!   ([`Analysis`]);
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
 //! - [`table`]: the transposition table.
@@ -41,6 +44,7 @@
 //! assert_eq!(scores[6], Some(18));
 //! ```
 
+mod anytime;
 mod bounds;
 mod engine;
 mod journal;
@@ -64,6 +68,7 @@ pub use crate::error::SolveError;
 use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
+pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
 use engine::{AnyEngine, Ask, Found};
 pub use journal::{JournalError, JournalLoaded};
 pub use stop::{StopHandle, Stopped};

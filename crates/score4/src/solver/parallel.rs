@@ -25,13 +25,15 @@ use crate::position::Position;
 /// tables of each, the main search's first), and the positions all of
 /// them searched. Each thread gives up once `stop` is set, as the first
 /// to finish sets it; no score if it was set before any finished (by
-/// whoever else holds it: the user, a deadline).
+/// whoever else holds it: the user, a deadline). Each thread adds its
+/// positions to `live` as it goes, if given.
 pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
     stop: &AtomicBool,
+    live: Option<&AtomicU64>,
 ) -> Outcome {
     let threads = tables.len();
     let busy: Vec<AtomicU64> = (0..(W * H + 1) * threads)
@@ -39,7 +41,7 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
         .collect();
     let mutual = tuning::mutual_put_off((W * H) as u32);
     let run = |thread: usize| {
-        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));
+        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop), live);
         search.shared = Some(Shared::new(&busy, thread, threads, mutual));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.

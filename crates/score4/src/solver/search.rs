@@ -151,6 +151,10 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
     /// the user stopped it, its deadline passed); checked at every
     /// position.
     stop: Option<&'t AtomicBool>,
+    /// Where a stoppable search adds its positions as it goes (see
+    /// [`LIVE_COUNT_STEP`](tuning::LIVE_COUNT_STEP)); only searches
+    /// with a `stop` report.
+    live: Option<&'t AtomicU64>,
     /// Whether this search saw `stop` and gave up: its results are void.
     aborted: bool,
     /// What threads searching together share besides the tables.
@@ -163,11 +167,17 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
 impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STATS> {
     const CELLS: i32 = (W * H) as i32;
 
-    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t AtomicBool>) -> Self {
+    pub(super) fn new(
+        tables: Tables<'t>,
+        nodes: u64,
+        stop: Option<&'t AtomicBool>,
+        live: Option<&'t AtomicU64>,
+    ) -> Self {
         Search {
             tables,
             nodes,
             stop,
+            live,
             aborted: false,
             shared: None,
             keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
@@ -255,6 +265,11 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             if stop.load(Ordering::Relaxed) {
                 self.aborted = true;
                 return 0;
+            }
+            if self.nodes.is_multiple_of(tuning::LIVE_COUNT_STEP) {
+                if let Some(live) = self.live {
+                    live.fetch_add(tuning::LIVE_COUNT_STEP, Ordering::Relaxed);
+                }
             }
         }
         let n = p.moves_played() as i32;

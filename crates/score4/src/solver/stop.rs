@@ -13,7 +13,7 @@
 //! that the search's code is the same for every kind of search: the one
 //! check per position that threads searching together always made.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
@@ -35,6 +35,10 @@ struct Flags {
     /// What the searches check: set whenever either of the above is, and
     /// by threads searching together when the first answers.
     abort: AtomicBool,
+    /// Positions the stoppable searches have searched, counted in steps
+    /// of [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) as they go:
+    /// what another thread reads to show progress during one long search.
+    live: AtomicU64,
 }
 
 /// Stops a solver's searches from another thread (see
@@ -66,6 +70,17 @@ impl StopHandle {
     }
 
     /// The flag stoppable searches check at every position.
+    /// The running count of positions searched (see `Flags::live`).
+    pub(super) fn live_counter(&self) -> &AtomicU64 {
+        &self.0.live
+    }
+
+    /// Positions the stoppable searches have searched so far, to within
+    /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) per thread.
+    pub(super) fn live_count(&self) -> u64 {
+        self.0.live.load(Ordering::Relaxed)
+    }
+
     pub(super) fn abort_flag(&self) -> &AtomicBool {
         &self.0.abort
     }

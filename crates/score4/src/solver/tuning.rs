@@ -136,6 +136,12 @@ pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32, sign
     }
 }
 
+/// A stoppable search adds to its solver's running count of positions
+/// (what a face shows as progress during one long search) once every this
+/// many positions: rarely enough that the shared counter costs nothing
+/// measurable, often enough that the count moves many times a second.
+pub(super) const LIVE_COUNT_STEP: u64 = 1 << 12;
+
 /// Positions with fewer moves played than this share their table entry
 /// with their mirror image: early positions are often reached in both
 /// orientations, later ones almost never, so there the mirror costs time

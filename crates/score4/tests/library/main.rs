@@ -5,6 +5,7 @@
 //! process-wide counters of a measuring solver, the resident-set measure) keep
 //! binaries of their own beside this folder.
 
+mod anytime;
 mod board_sizes;
 mod book;
 mod book_crash;

@@ -1,0 +1,458 @@
+//! Anytime analysis: what is proven about each move, reported as it is
+//! proven, for faces that must answer within a budget.
+//!
+//! An exact analysis ([`Solver::analyze`]) says nothing until every column
+//! is solved; on a large board that can take hours. This one keeps, for
+//! every column, the range its score is proven to lie in, and narrows the
+//! ranges one search at a time, cheapest and most useful first:
+//!
+//! 1. what needs no search: full columns, immediate wins, moves that let
+//!    the opponent win at once, positions of the book;
+//! 2. every column's weak result (win, draw or loss), centre first, each
+//!    with one search of the window around zero;
+//! 3. exact scores, always narrowing the column that could still be the
+//!    best (the highest upper bound, centre first), by the same null-window
+//!    probes a strong solve makes.
+//!
+//! Each search is stoppable (by the solver's [`StopHandle`] or at the
+//! deadline); a stopped search proves nothing, every finished one
+//! narrows a range, and the ranges only ever narrow. A plain solve pays
+//! nothing for any of this: the searches are the solver's own.
+//!
+//! ```
+//! use std::time::Duration;
+//! use score4::solver::Goal;
+//! use score4::{Position, Solver};
+//! let mut solver = Solver::<7, 6>::new();
+//! let p: Position = "4453".parse().unwrap();
+//! let mut updates = 0;
+//! let analysis = solver.analyze_anytime(&p, Goal::Everything, None, Duration::from_secs(1), |_| {
+//!     updates += 1;
+//! });
+//! assert!(analysis.done && updates > 0);
+//! assert_eq!(analysis.columns, solver.analyze(&p).map(|s| s.map(|s| (s, s).into())));
+//! ```
+
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use super::engine::{Ask, Found};
+use super::{Solver, StopHandle, Stopped};
+use crate::bitboard::centre_first;
+use crate::position::Position;
+
+/// Inclusive bounds on a score, in the [`score`](crate::score)
+/// convention: positive when the side to move wins, larger for a sooner
+/// win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRange {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+}
+
+impl From<(i32, i32)> for ScoreRange {
+    fn from((lower, upper): (i32, i32)) -> Self {
+        ScoreRange { lower, upper }
+    }
+}
+
+impl ScoreRange {
+    /// The score, once the range is one score.
+    pub fn exact(self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// Who wins, once the range says it: 1 for a proven win of the side to
+    /// move, -1 for a proven loss, 0 for a proven draw.
+    pub fn weak(self) -> Option<i32> {
+        if self.lower > 0 {
+            Some(1)
+        } else if self.upper < 0 {
+            Some(-1)
+        } else if self.lower == 0 && self.upper == 0 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `score` lies in the range.
+    pub fn contains(self, score: i32) -> bool {
+        (self.lower..=self.upper).contains(&score)
+    }
+
+    /// The range of the score of the position a move leads to, from its
+    /// own side to move: this range negated.
+    fn negated(self) -> ScoreRange {
+        ScoreRange {
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
+}
+
+/// The best move by what is proven so far (see [`Analysis::best`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestSoFar {
+    /// The column, 0-based.
+    pub column: usize,
+    /// Whether it is proven to be the move [`Solver::best_move`] plays:
+    /// no other column can score more, and none nearer the centre as much.
+    pub proven: bool,
+}
+
+/// What an anytime analysis has proven about a position's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Analysis<const W: usize> {
+    /// The range of each column's score for the side to move; `None` for
+    /// a full column, and for every column once the game is over.
+    pub columns: [Option<ScoreRange>; W],
+    /// Positions searched by this analysis so far.
+    pub nodes: u64,
+    /// Time since the analysis began.
+    pub elapsed: Duration,
+    /// Whether every column's score is exact.
+    pub done: bool,
+}
+
+impl<const W: usize> Analysis<W> {
+    /// The best move by what is proven: the highest lower bound (a proven
+    /// win first, the soonest proven win first among those), the
+    /// centre-most among equals; `None` once the game is over.
+    pub fn best(&self) -> Option<BestSoFar> {
+        let order = centre_first::<W>();
+        let (rank, column, range) = order
+            .iter()
+            .enumerate()
+            .filter_map(|(rank, &c)| self.columns[c].map(|r| (rank, c, r)))
+            .max_by_key(|&(rank, _, r)| (r.lower, std::cmp::Reverse(rank)))?;
+        // Proven when no other column can score more, and none nearer the
+        // centre (which the tie-break would prefer) as much.
+        let proven = order.iter().enumerate().all(|(other_rank, &c)| {
+            c == column
+                || self.columns[c].is_none_or(|o| {
+                    o.upper < range.lower || (other_rank > rank && o.upper == range.lower)
+                })
+        });
+        Some(BestSoFar { column, proven })
+    }
+
+    /// The range of the position's own score for the side to move, from
+    /// its columns': at least the best lower bound, at most the best upper
+    /// one. `None` once the game is over.
+    pub fn score(&self) -> Option<ScoreRange> {
+        self.columns
+            .iter()
+            .flatten()
+            .copied()
+            .reduce(|a, b| ScoreRange {
+                lower: a.lower.max(b.lower),
+                upper: a.upper.max(b.upper),
+            })
+    }
+}
+
+/// Where an anytime analysis may stop before every score is exact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Goal {
+    /// Every column's exact score.
+    #[default]
+    Everything,
+    /// Only until the best move is proven ([`BestSoFar::proven`]): what an
+    /// opponent needs to play.
+    BestMove,
+}
+
+/// One message from the searching thread to the caller's: the state, and
+/// the solver's running count when it was taken.
+type Report<const W: usize> = (Analysis<W>, u64);
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    /// Analyses `p` as [`analyze`](Self::analyze) does, reporting what is
+    /// proven as it goes: `update` gets the whole state each time a range
+    /// narrows, and every `tick` in between with the progress (positions,
+    /// time) of a long search. The analysis ends when `goal` is reached, at
+    /// `deadline`, or when the solver's [`stop_handle`](Self::stop_handle)
+    /// is stopped (within milliseconds; resume the handle before the next
+    /// search), and returns its final state.
+    ///
+    /// The searches run on a thread of their own; `update` runs on the
+    /// caller's, so it need not be `Send`. Every range always holds the
+    /// exact score.
+    pub fn analyze_anytime(
+        &mut self,
+        p: &Position<W, H>,
+        goal: Goal,
+        deadline: Option<Instant>,
+        tick: Duration,
+        mut update: impl FnMut(&Analysis<W>),
+    ) -> Analysis<W> {
+        let start = Instant::now();
+        let handle = self.stop_handle();
+        // A tick of nothing would spin.
+        let tick = tick.max(Duration::from_millis(1));
+        let (tx, rx) = mpsc::channel::<Report<W>>();
+        let solver = &mut *self;
+        let watched = std::thread::scope(|scope| {
+            let searching = std::thread::Builder::new()
+                .name("score4-analysis".into())
+                .spawn_scoped(scope, move || {
+                    let live = solver.stop_handle();
+                    solver.proving(p, goal, deadline, start, |a| {
+                        // The caller may have gone (a panic); the search
+                        // then ends at the stop it was given.
+                        let _ = tx.send((*a, live.live_count()));
+                    })
+                })
+                .ok()?;
+            // Should `update` panic, the search must not run on to its
+            // deadline while the scope waits for it.
+            let stop_on_panic = StopOnPanic(&handle);
+            let mut last: Option<Report<W>> = None;
+            loop {
+                match rx.recv_timeout(tick) {
+                    Ok(report) => {
+                        update(&report.0);
+                        last = Some(report);
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Some((state, live_then)) = last {
+                            let mut now = state;
+                            now.nodes += handle.live_count().saturating_sub(live_then);
+                            now.elapsed = start.elapsed();
+                            update(&now);
+                        }
+                    }
+                    Err(RecvTimeoutError::Disconnected) => break,
+                }
+            }
+            drop(stop_on_panic);
+            Some(match searching.join() {
+                Ok(done) => done,
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+        });
+        // No thread to be had: search on this one, without ticks.
+        watched.unwrap_or_else(|| self.proving(p, goal, deadline, start, update))
+    }
+
+    /// The analysis itself, on the calling thread: `report` gets the state
+    /// first and after each range narrows.
+    pub(crate) fn proving(
+        &mut self,
+        p: &Position<W, H>,
+        goal: Goal,
+        deadline: Option<Instant>,
+        start: Instant,
+        mut report: impl FnMut(&Analysis<W>),
+    ) -> Analysis<W> {
+        let nodes_before = self.nodes();
+        let mut state = Analysis {
+            columns: self.unsearched(p),
+            nodes: 0,
+            elapsed: start.elapsed(),
+            done: false,
+        };
+        let mut probes = [0u32; W];
+        let n = p.moves_played() as i32;
+        let finished = |state: &Analysis<W>| {
+            state.columns.iter().flatten().all(|r| r.exact().is_some())
+                || (goal == Goal::BestMove && state.best().is_some_and(|b| b.proven))
+        };
+        let mut step = |solver: &mut Self, state: &mut Analysis<W>, col: usize| {
+            // The window for this column's child, from its side: the weak
+            // question first, then the strong solve's probes.
+            let Some(range) = state.columns[col] else {
+                return Err(Stopped);
+            };
+            let child_range = range.negated();
+            let (alpha, beta) = if range.weak().is_none() {
+                (-1, 1)
+            } else {
+                let probe = Solver::<W, H>::next_probe(
+                    child_range.lower,
+                    child_range.upper,
+                    probes[col],
+                    n + 1,
+                );
+                probes[col] += 1;
+                (probe, probe + 1)
+            };
+            let child = p.after(col);
+            let r = match solver.engine.ask(
+                child.to_parts(),
+                Ask::Window(alpha, beta),
+                Some(deadline),
+            )? {
+                Found::Score(r) => r,
+                found => unreachable!("a window found {found:?}"),
+            };
+            // Fail-soft: at most `alpha` bounds the child from above, at
+            // least `beta` from below, anything between is exact.
+            let mut child_now = child_range;
+            if r <= alpha {
+                child_now.upper = child_now.upper.min(r);
+            } else if r >= beta {
+                child_now.lower = child_now.lower.max(r);
+            } else {
+                child_now = ScoreRange { lower: r, upper: r };
+            }
+            let narrowed = child_now.negated();
+            debug_assert!(
+                narrowed.lower <= narrowed.upper
+                    && narrowed.lower >= range.lower
+                    && narrowed.upper <= range.upper,
+                "{range:?} narrowed to {narrowed:?}"
+            );
+            state.columns[col] = Some(narrowed);
+            state.nodes = solver.nodes() - nodes_before;
+            state.elapsed = start.elapsed();
+            Ok(())
+        };
+        report(&state);
+        let order = centre_first::<W>();
+        let outcome: Result<(), Stopped> = (|| {
+            // Every column's weak result first, centre first.
+            for &col in &order {
+                if finished(&state) {
+                    return Ok(());
+                }
+                if state.columns[col].is_some_and(|r| r.weak().is_none()) {
+                    step(self, &mut state, col)?;
+                    report(&state);
+                }
+            }
+            // Then exact scores, the column that could still be best first.
+            while !finished(&state) {
+                let col = order
+                    .iter()
+                    .copied()
+                    .filter(|&c| state.columns[c].is_some_and(|r| r.exact().is_none()))
+                    .max_by_key(|&c| {
+                        let rank = order.iter().position(|&o| o == c);
+                        (state.columns[c].map(|r| r.upper), std::cmp::Reverse(rank))
+                    })
+                    .expect("an analysis not finished has a column to narrow");
+                step(self, &mut state, col)?;
+                report(&state);
+            }
+            Ok(())
+        })();
+        state.nodes = self.nodes() - nodes_before;
+        state.elapsed = start.elapsed();
+        state.done = state.columns.iter().flatten().all(|r| r.exact().is_some());
+        // The last report says how it ended, stopped or done.
+        let _ = outcome;
+        report(&state);
+        state
+    }
+
+    /// Each column's range before any search: none for a full column
+    /// (every one once the game is over), the exact score where it needs
+    /// no search (a win at once, a move the opponent answers with a win, a
+    /// position of the book), else every score a game could have.
+    fn unsearched(&self, p: &Position<W, H>) -> [Option<ScoreRange>; W] {
+        let n = p.moves_played() as i32;
+        std::array::from_fn(|col| {
+            if p.is_game_over() || !p.can_play(col) {
+                return None;
+            }
+            if p.is_winning_move(col) {
+                let win = Self::win_score(n);
+                return Some(ScoreRange {
+                    lower: win,
+                    upper: win,
+                });
+            }
+            let child = p.after(col);
+            let known = Self::settled_score(&child)
+                .or_else(|| self.book().and_then(|book| book.score(&child)));
+            Some(match known {
+                Some(s) => ScoreRange {
+                    lower: -s,
+                    upper: -s,
+                },
+                None => ScoreRange::from(Self::score_range(n + 1)).negated(),
+            })
+        })
+    }
+}
+
+/// Stops the search through its handle if dropped while panicking.
+struct StopOnPanic<'a>(&'a StopHandle);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.stop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(lower: i32, upper: i32) -> Option<ScoreRange> {
+        Some(ScoreRange { lower, upper })
+    }
+
+    #[test]
+    fn best_is_proven_only_when_nothing_can_beat_it() {
+        let a = |columns| Analysis::<3> {
+            columns,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            done: false,
+        };
+        // The centre is a proven draw, a side column may still win.
+        let open = a([range(-3, 5), range(0, 0), None]);
+        assert_eq!(
+            open.best(),
+            Some(BestSoFar {
+                column: 1,
+                proven: false
+            })
+        );
+        // The side can at most draw: the centre wins the tie.
+        let tie = a([range(-3, 0), range(0, 0), range(-9, -2)]);
+        assert_eq!(
+            tie.best(),
+            Some(BestSoFar {
+                column: 1,
+                proven: true
+            })
+        );
+        // A side column's draw, but the centre may still draw too.
+        let centre_open = a([range(0, 0), range(-4, 0), None]);
+        assert_eq!(
+            centre_open.best(),
+            Some(BestSoFar {
+                column: 0,
+                proven: false
+            })
+        );
+        // A proven win beats everything below it.
+        let win = a([range(2, 7), range(-1, 1), range(-5, 1)]);
+        assert_eq!(
+            win.best(),
+            Some(BestSoFar {
+                column: 0,
+                proven: true
+            })
+        );
+        assert_eq!(win.score(), range(2, 7));
+        assert_eq!(a([None, None, None]).best(), None);
+    }
+
+    #[test]
+    fn weak_results_of_ranges() {
+        assert_eq!(ScoreRange::from((1, 5)).weak(), Some(1));
+        assert_eq!(ScoreRange::from((-5, -1)).weak(), Some(-1));
+        assert_eq!(ScoreRange::from((0, 0)).weak(), Some(0));
+        assert_eq!(ScoreRange::from((0, 3)).weak(), None);
+        assert_eq!(ScoreRange::from((-3, 0)).weak(), None);
+    }
+}
