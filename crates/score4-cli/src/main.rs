@@ -18,6 +18,7 @@ mod split;
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -154,6 +155,22 @@ fn whole<T: TryFrom<u64>>(text: &str, range: std::ops::RangeInclusive<u64>) -> R
         })
 }
 
+/// Parses a number of seconds in `range` (decimals allowed), naming the
+/// range when the text is not one.
+fn seconds(text: &str, range: std::ops::RangeInclusive<f64>) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| range.contains(s))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!(
+                "expected a number of seconds from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
 /// Parses a seed: any whole number a u64 holds.
 fn seed(text: &str) -> Result<u64, String> {
     whole(text, 0..=u64::MAX)
@@ -201,7 +218,7 @@ fn main() -> ExitCode {
 fn serve(addr: String, budget_ms: u64) -> u8 {
     let config = score4_web::Config {
         addr,
-        budget: std::time::Duration::from_millis(budget_ms),
+        budget: Duration::from_millis(budget_ms),
         ..score4_web::Config::default()
     };
     match score4_web::start(&config) {

@@ -13,8 +13,9 @@ use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
-use score4::play::{told, Told};
-use score4::solver::Player;
+use score4::play::{range_words, told, Opponent, Told};
+use score4::solver::{Player, ScoreRange};
+use score4::Position;
 
 use super::app::App;
 
@@ -96,12 +97,14 @@ impl Look {
         })
     }
 
-    fn score(&self, told: Told) -> Style {
-        self.colour(match told {
-            Told::Win(_) => GREEN,
-            Told::Draw => GREY,
-            Told::Loss(_) => VERMILION,
-        })
+    /// A range's colour: its outcome's, once that is proven.
+    fn range(&self, range: ScoreRange) -> Style {
+        match range.weak() {
+            Some(1) => self.colour(GREEN),
+            Some(0) => self.colour(GREY),
+            Some(_) => self.colour(VERMILION),
+            None => Style::default(),
+        }
     }
 }
 
@@ -120,6 +123,32 @@ fn short(told: Told) -> String {
         Told::Win(n) => format!("W{n}"),
         Told::Draw => "D".to_string(),
         Told::Loss(n) => format!("L{n}"),
+    }
+}
+
+/// A range under its column, in four cells: exact as [`short`]; else
+/// "W.." or "L.." once a win or a loss is proven, "D+" for a draw or
+/// better, "D-" for not a win, and "?" before anything is proven.
+fn short_range<const W: usize, const H: usize>(p: &Position<W, H>, range: ScoreRange) -> String {
+    if let Some(t) = range.exact().and_then(|s| told(p, s)) {
+        return short(t);
+    }
+    match range.weak() {
+        Some(1) => "W..",
+        Some(-1) => "L..",
+        _ if range.lower == 0 => "D+",
+        _ if range.upper == 0 => "D-",
+        _ => "?",
+    }
+    .to_string()
+}
+
+/// A count of positions, short: 950, 12.3k, 4.5M.
+fn positions(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
     }
 }
 
@@ -271,14 +300,13 @@ fn draw_board<const W: usize, const H: usize>(
     // Each column's score under it, when shown.
     if app.hints {
         let spans: Vec<Span> = (0..W)
-            .map(|col| match app.scores.as_ref().map(|s| s[col]) {
+            .map(|col| match app.analysis.as_ref().map(|a| a.columns[col]) {
                 None => Span::raw(" ..."),
                 Some(None) => Span::raw(" -  "),
-                Some(Some(Err(_))) => Span::raw(" ?  "),
-                Some(Some(Ok(score))) => match told(game.position(), score) {
-                    Some(t) => Span::styled(format!("{:<4}", short(t)), look.score(t)),
-                    None => Span::raw(" ?  "),
-                },
+                Some(Some(range)) => Span::styled(
+                    format!("{:<4}", short_range(game.position(), range)),
+                    look.range(range),
+                ),
             })
             .collect();
         lines.push(Line::from(spans));
@@ -310,26 +338,39 @@ fn draw_side<const W: usize, const H: usize>(
             "scores for the side to move",
             Style::default().add_modifier(Modifier::BOLD),
         ));
-        match &app.scores {
+        match &app.analysis {
             None => lines.push(Line::raw("thinking...")),
-            Some(scores) => {
-                let best = scores.iter().flatten().flatten().max().copied();
-                for (col, s) in scores.iter().enumerate() {
-                    let (text, style) = match s {
+            Some(analysis) => {
+                // A best move is starred once proven: its score exact and
+                // the position's, which no other column can pass.
+                let best = analysis.score().and_then(ScoreRange::exact);
+                let p = app.game.position();
+                for (col, range) in analysis.columns.iter().enumerate() {
+                    let (text, style) = match range {
                         None => ("-".to_string(), Style::default()),
-                        Some(Err(_)) => ("? (not settled)".to_string(), Style::default()),
-                        Some(Ok(score)) => match told(app.game.position(), *score) {
-                            Some(t) => {
-                                let star = if Some(*score) == best { " *" } else { "" };
-                                (format!("{t}{star}"), look.score(t))
-                            }
-                            None => ("?".to_string(), Style::default()),
-                        },
+                        Some(range) => {
+                            let star = if best.is_some() && range.exact() == best {
+                                " *"
+                            } else {
+                                ""
+                            };
+                            (
+                                format!("{}{star}", range_words(p, *range)),
+                                look.range(*range),
+                            )
+                        }
                     };
                     lines.push(Line::from(vec![
                         Span::raw(format!("{}  ", col + 1)),
                         Span::styled(text, style),
                     ]));
+                }
+                if !analysis.done {
+                    lines.push(Line::raw(format!(
+                        "proving: {} positions, {:.1} s",
+                        positions(analysis.nodes),
+                        analysis.elapsed.as_secs_f64()
+                    )));
                 }
             }
         }
@@ -364,16 +405,21 @@ fn status_line<'a, const W: usize, const H: usize>(app: &App<W, H>, look: &Look)
         };
     }
     if let Some((took, move_search)) = app.thinking() {
-        let what = if move_search {
-            format!("{} is thinking", app.opponent)
+        let text = if move_search {
+            // The classic engine's levels are searched whole, with no budget.
+            let of = match app.opponent {
+                Opponent::Classic { .. } => String::new(),
+                _ => format!(" of {} s", app.budget.as_secs_f64()),
+            };
+            format!(
+                " {} is thinking... {:.1} s{of}",
+                app.opponent,
+                took.as_secs_f64()
+            )
         } else {
-            "scoring the columns".to_string()
+            format!(" scoring the columns... {:.1} s", took.as_secs_f64())
         };
-        return Line::from(vec![
-            Span::raw(" "),
-            disc(who),
-            Span::raw(format!(" {what}... {:.1} s", took.as_secs_f64())),
-        ]);
+        return Line::from(vec![Span::raw(" "), disc(who), Span::raw(text)]);
     }
     let to_move = name(app, who);
     let text = if to_move == "you" {
@@ -391,7 +437,9 @@ mod tests {
     use ratatui::crossterm::event::{KeyCode, KeyEvent};
     use ratatui::Terminal;
     use score4::play::Opponent;
+    use score4::solver::Analysis;
     use score4::{Position, Solver};
+    use std::time::Duration;
 
     use score4::play::words;
 
@@ -409,6 +457,7 @@ mod tests {
             engine_first: false,
             ascii,
             seed: 1,
+            budget: Duration::from_secs(3),
         })
         .unwrap();
         app.settle();
@@ -484,6 +533,67 @@ mod tests {
         let a = app::<7, 6>("445566", Opponent::Perfect, false);
         // The perfect opponent (second) does not win here: it is "you" to move.
         assert!(text(&render(&a, 80, 24)).contains("your move"));
+    }
+
+    #[test]
+    fn ranges_are_told_in_words_as_they_are_proven() {
+        let mut a = app::<7, 6>("4453", Opponent::Human, true);
+        a.hints = true;
+        let r = |lower, upper| Some(ScoreRange { lower, upper });
+        let columns = [
+            r(0, 5),
+            r(-9, 0),
+            r(-2, -2),
+            r(-9, -2),
+            None,
+            r(1, 9),
+            r(-9, 9),
+        ];
+        let mut analysis = Analysis {
+            columns,
+            nodes: 1_234_567,
+            elapsed: Duration::from_millis(2500),
+            done: false,
+        };
+        a.analysis = Some(analysis);
+        let screen = text(&render(&a, 80, 24));
+        let p: Position<7, 6> = "4453".parse().unwrap();
+        for (col, range) in columns.iter().enumerate() {
+            let words = range.map_or("-".to_string(), |r| range_words(&p, r));
+            let line = format!("{}  {words}", col + 1);
+            assert!(screen.contains(&line), "{line:?} in\n{screen}");
+        }
+        // Under the columns: the same, short.
+        assert!(
+            screen.contains("|D+  D-  L18 L..  -  W.. ?    |"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("proving: 1.2M positions, 2.5 s"),
+            "{screen}"
+        );
+        // Nothing is starred before the position's score is proven.
+        assert!(!screen.contains(" *"), "{screen}");
+        // Once it is, the best moves are starred, the others' ranges
+        // still narrowing; done, the progress goes.
+        analysis.columns = [
+            r(-5, -5),
+            r(-9, -3),
+            r(-2, -2),
+            r(-9, -3),
+            None,
+            r(-9, -4),
+            r(-2, -2),
+        ];
+        a.analysis = Some(analysis);
+        let screen = text(&render(&a, 80, 24));
+        assert!(screen.contains("3  loss in 18 *"), "{screen}");
+        assert!(screen.contains("7  loss in 18 *"), "{screen}");
+        assert_eq!(screen.matches(" *").count(), 2, "{screen}");
+        assert!(screen.contains("proving: "), "{screen}");
+        analysis.done = true;
+        a.analysis = Some(analysis);
+        assert!(!text(&render(&a, 80, 24)).contains("proving"));
     }
 
     #[test]

@@ -41,6 +41,12 @@ pub struct Args {
     /// Letters and no colour, for terminals without Unicode or colour.
     #[arg(long)]
     ascii: bool,
+    /// How long the opponent may think about a move, in seconds: past it,
+    /// it plays the best move by what it has proven, and says the move is
+    /// not proven. The classic engine's levels take no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "3", allow_negative_numbers = true,
+          value_parser = |s: &str| crate::seconds(s, 0.1..=MAX_BUDGET_S))]
+    budget: Duration,
     /// Seed of the fair and soft opponents' choices (repeatable games).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::seed)]
     seed: Option<u64>,
@@ -73,6 +79,7 @@ pub fn run(args: Args) -> u8 {
         opponent,
         engine_first: args.first == First::Engine,
         ascii: args.ascii,
+        budget: args.budget,
         seed: args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -110,6 +117,10 @@ fn end_on_hang_up() {
         .name("score4-play-hang-up".into())
         .spawn(watch);
 }
+
+/// The longest `--budget`, in seconds: an hour. A move is a wait at the
+/// keyboard; a longer analysis is `score4 solve`'s.
+const MAX_BUDGET_S: f64 = 3600.0;
 
 /// The largest window drawn, in cells each way: a frame takes memory for
 /// every cell, and a terminal may report any size.

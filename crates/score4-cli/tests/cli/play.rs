@@ -361,6 +361,59 @@ fn the_opponent_replies() {
 }
 
 #[test]
+fn the_opponent_plays_within_its_budget_and_says_so() {
+    // The empty 8x7 board takes the solver minutes: half a second proves
+    // no move, and the opponent plays the best by what it proved.
+    let mut s = Session::start(&["--board", "8x7", "--first", "engine", "--budget", "0.5"]);
+    s.wait_for("of 0.5 s");
+    s.wait_for("(not proven in 0.5 s)");
+    s.wait_for("your move");
+    assert!(s.contents().contains("moves (1)"), "{}", s.contents());
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+    // A budget is a number of seconds in range.
+    for budget in ["0", "-1", "soon", "7200"] {
+        let mut s = Session::start(&["--budget", budget]);
+        assert_eq!(s.wait_exit(Duration::from_secs(10)), 2, "{budget}");
+        let said = String::from_utf8_lossy(&s.raw).to_string();
+        assert!(said.contains("--budget"), "{budget}: {said}");
+        assert!(said.contains("from 0.1 to 3600"), "{budget}: {said}");
+    }
+}
+
+#[test]
+fn the_scores_show_what_is_proven_as_it_is_proven() {
+    // On the empty 8x7 board nothing is proven for a long while: the
+    // columns say so, and the search's progress goes on on screen.
+    let mut s = Session::start(&["--board", "8x7", "--opponent", "human"]);
+    s.wait_for("first player to move");
+    s.press("h");
+    s.wait_for("proving: ");
+    s.wait_for("1  not proven yet");
+    let progress = |s: &Session| {
+        s.contents()
+            .lines()
+            .find(|l| l.contains("proving: "))
+            .map(str::to_string)
+    };
+    let first = progress(&s);
+    let start = Instant::now();
+    while progress(&s) == first {
+        assert!(start.elapsed() < Duration::from_secs(30), "{first:?}");
+        if let Ok(bytes) = s.output.recv_timeout(Duration::from_millis(50)) {
+            s.screen.process(&bytes);
+            s.raw.extend_from_slice(&bytes);
+        }
+    }
+    // Moving on stops that search and starts the next position's.
+    s.press("4");
+    s.wait_for("moves (1)");
+    s.wait_for("proving: ");
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+}
+
+#[test]
 fn quitting_while_the_solver_thinks_is_at_once() {
     // The empty 8x7 board takes the solver minutes.
     let mut s = Session::start(&[
