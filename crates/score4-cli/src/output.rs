@@ -23,6 +23,9 @@ use score4::input::one_line;
 pub const OK: u8 = 0;
 /// Some inputs were refused or some answers wrong; the others were done.
 pub const PARTLY: u8 = 1;
+/// `solve --timeout`: some positions were not settled in time (their
+/// lines hold the bounds proven), and the rest were solved.
+pub const UNSETTLED: u8 = 3;
 /// Nothing could be done as asked (bad arguments, no memory for the
 /// table, unreadable files) or the output could not be written.
 pub const FAILED: u8 = 2;

@@ -60,6 +60,7 @@ fn every_command() -> (Scratch, Vec<Case>) {
             "4453445544\n63534435444553512147632236572167167\n",
         ),
         case(&["solve", "--analyze", "--stats", A], ""),
+        case(&["solve", "--timeout", "60", "--analyze", A], ""),
         case(&["solve", "--best", A, "4453"], ""),
         case(
             &["solve", "--explain"],
