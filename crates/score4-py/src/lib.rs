@@ -6,60 +6,45 @@
 //! strings are 1-based digits, the notation of the command line. Bad input
 //! raises `ValueError` in the library's words. Searches release the GIL,
 //! and Ctrl-C stops them (`KeyboardInterrupt`) through the library's
-//! stoppable search.
+//! stoppable search. The anytime analysis (`Solver.analyze_anytime`)
+//! returns what it proved by a timeout, and calls its Python callback on
+//! the calling thread, taking the GIL only for it, while the library
+//! searches on a thread of its own.
 
-use std::any::Any;
+mod analysis;
+mod args;
+mod solver;
+mod watch;
+
 use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
-use pyo3::exceptions::{PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use score4::book::{self, Book as RustBook};
 use score4::classic::{self, Outcome, Request};
-use score4::solver::{Player, Stopped};
-use score4::{with_board_size, Board, BoardSize, SolveError, StopHandle};
+use score4::solver::Player;
+use score4::{with_board_size, Board, BoardSize, StopHandle};
 
-type RustPosition<const W: usize, const H: usize> = score4::Position<W, H>;
-type RustSolver<const W: usize, const H: usize> = score4::Solver<W, H>;
+use args::{board_size, count_arg, Dims, Int};
+use solver::Solver;
+use watch::{FIRST_CHECK, MAX_CHECK};
 
-fn value_error(e: impl std::fmt::Display) -> PyErr {
+pub(crate) type RustPosition<const W: usize, const H: usize> = score4::Position<W, H>;
+pub(crate) type RustSolver<const W: usize, const H: usize> = score4::Solver<W, H>;
+
+pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// A board as Python gives it, `(width, height)`: signed, so that a
-/// negative one is a ValueError naming it rather than an OverflowError.
-type Dims = (i64, i64);
-
-/// A board size from Python's `(width, height)`.
-fn board_size((w, h): Dims) -> PyResult<BoardSize> {
-    match (usize::try_from(w), usize::try_from(h)) {
-        (Ok(w), Ok(h)) => BoardSize::new(w, h).map_err(value_error),
-        _ => Err(PyValueError::new_err(format!(
-            "board ({w}, {h}) is not supported: a width and a height cannot be negative"
-        ))),
-    }
-}
-
-/// A whole number argument in `range`, else a ValueError naming it.
-fn count_arg(name: &str, value: i64, range: std::ops::RangeInclusive<usize>) -> PyResult<usize> {
-    usize::try_from(value)
-        .ok()
-        .filter(|v| range.contains(v))
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "bad {name} {value}: expected {} to {}",
-                range.start(),
-                range.end()
-            ))
-        })
-}
+/// The standard board, where an argument gives none.
+pub(crate) const STANDARD: (usize, usize) = (7, 6);
 
 /// The position after `moves` (0-based columns, checked when they were played).
-fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosition<W, H> {
+pub(crate) fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosition<W, H> {
     let mut p = RustPosition::new();
     for &c in moves {
         p.play(usize::from(c));
@@ -86,9 +71,9 @@ fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosition<W, H> 
 /// True
 #[pyclass(module = "score4", from_py_object)]
 #[derive(Clone, PartialEq, Eq, Hash)]
-struct Position {
-    size: BoardSize,
-    moves: Vec<u8>,
+pub(crate) struct Position {
+    pub(crate) size: BoardSize,
+    pub(crate) moves: Vec<u8>,
 }
 
 fn check_moves<const W: usize, const H: usize>(text: &str) -> PyResult<Vec<u8>> {
@@ -146,6 +131,11 @@ fn drawing<const W: usize, const H: usize>(moves: &[u8]) -> String {
 }
 
 impl Position {
+    fn parse(moves: &str, size: BoardSize) -> PyResult<Self> {
+        let moves = with_board_size!(size, check_moves(moves))?;
+        Ok(Position { size, moves })
+    }
+
     fn width(&self) -> usize {
         self.size.width()
     }
@@ -154,16 +144,13 @@ impl Position {
         Player::after_moves(self.moves.len() as u32)
     }
 
-    fn column(&self, col: i64) -> PyResult<usize> {
-        usize::try_from(col)
-            .ok()
-            .filter(|&c| c < self.width())
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "column {col} is out of range 0..{} (Python columns are 0-based)",
-                    self.width() - 1
-                ))
-            })
+    fn column(&self, col: &Int) -> PyResult<usize> {
+        col.to_usize().filter(|&c| c < self.width()).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "column {col} is out of range 0..{} (Python columns are 0-based)",
+                self.width() - 1
+            ))
+        })
     }
 }
 
@@ -175,17 +162,15 @@ impl Position {
     /// The position after `moves` (1-based column digits) on a board of
     /// `board = (width, height)`.
     #[new]
-    #[pyo3(signature = (moves = "", board = (7, 6)))]
-    fn new(moves: &str, board: Dims) -> PyResult<Self> {
-        let size = board_size(board)?;
-        let moves = with_board_size!(size, check_moves(moves))?;
-        Ok(Position { size, moves })
+    #[pyo3(signature = (moves = "", board = None), text_signature = "(moves='', board=(7, 6))")]
+    fn new(moves: &str, board: Option<Dims>) -> PyResult<Self> {
+        Position::parse(moves, size_or_standard(board.as_ref())?)
     }
 
     /// The same as `Position(moves, board)`.
     #[staticmethod]
-    #[pyo3(signature = (moves, board = (7, 6)))]
-    fn from_moves(moves: &str, board: Dims) -> PyResult<Self> {
+    #[pyo3(signature = (moves, board = None), text_signature = "(moves, board=(7, 6))")]
+    fn from_moves(moves: &str, board: Option<Dims>) -> PyResult<Self> {
         Self::new(moves, board)
     }
 
@@ -220,8 +205,8 @@ impl Position {
     ///
     /// >>> p = Position("44"); p.play(2); p.moves
     /// '443'
-    fn play(&mut self, col: i64) -> PyResult<()> {
-        let col = self.column(col)?;
+    fn play(&mut self, col: Int) -> PyResult<()> {
+        let col = self.column(&col)?;
         let mut text = self.moves();
         text.push(char::from(b'1' + col as u8));
         self.moves = with_board_size!(self.size, check_moves(&text))?;
@@ -237,8 +222,8 @@ impl Position {
     }
 
     /// Whether column `col` (0-based) has room and the game goes on.
-    fn can_play(&self, col: i64) -> PyResult<bool> {
-        let col = self.column(col)?;
+    fn can_play(&self, col: Int) -> PyResult<bool> {
+        let col = self.column(&col)?;
         Ok(self.legal_moves().contains(&col))
     }
 
@@ -246,8 +231,8 @@ impl Position {
     ///
     /// >>> Position("445566").is_winning_move(6)
     /// True
-    fn is_winning_move(&self, col: i64) -> PyResult<bool> {
-        let col = self.column(col)?;
+    fn is_winning_move(&self, col: Int) -> PyResult<bool> {
+        let col = self.column(&col)?;
         Ok(with_board_size!(self.size, winning_move(&self.moves, col)))
     }
 
@@ -335,12 +320,20 @@ impl Position {
     }
 }
 
+/// The board `board` names, the standard one if none.
+fn size_or_standard(board: Option<&Dims>) -> PyResult<BoardSize> {
+    match board {
+        Some(b) => board_size(b),
+        None => BoardSize::new(STANDARD.0, STANDARD.1).map_err(value_error),
+    }
+}
+
 /// A position given as a `Position`, or as a move string on `board`.
-fn read_position(pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Position> {
+pub(crate) fn read_position(pos: &Bound<'_, PyAny>, board: Option<&Dims>) -> PyResult<Position> {
     // A string first, without building the error a failed extraction makes:
     // on end-game positions that would cost more than the search.
     if let Ok(text) = pos.cast::<PyString>() {
-        return Position::new(&text.to_cow()?, board.unwrap_or((7, 6)));
+        return Position::parse(&text.to_cow()?, size_or_standard(board)?);
     }
     if let Ok(p) = pos.extract::<Position>() {
         if board.is_some_and(|b| board_size(b).ok() != Some(p.size)) {
@@ -351,7 +344,7 @@ fn read_position(pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Positi
         return Ok(p);
     }
     match pos.extract::<String>() {
-        Ok(moves) => Position::new(&moves, board.unwrap_or((7, 6))),
+        Ok(moves) => Position::parse(&moves, size_or_standard(board)?),
         Err(_) => Err(PyTypeError::new_err(format!(
             "expected a Position or a move string such as \"4453\", not {}",
             pos.get_type().name()?
@@ -362,8 +355,8 @@ fn read_position(pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Positi
 /// An opening book: the exact score of every position with at most
 /// `depth` moves on one board.
 #[pyclass(module = "score4", frozen)]
-struct Book {
-    book: Arc<RustBook>,
+pub(crate) struct Book {
+    pub(crate) book: Arc<RustBook>,
 }
 
 fn book_score<const W: usize, const H: usize>(book: &RustBook, moves: &[u8]) -> Option<i32> {
@@ -386,22 +379,25 @@ impl Book {
     /// called as `progress(done, total)` as the leaves are solved. A build
     /// stopped (by Ctrl-C, say) resumes from `path + ".partial"`.
     #[staticmethod]
-    #[pyo3(signature = (path, depth, board = (7, 6), threads = 1, table_mb = 64, progress = None))]
+    #[pyo3(
+        signature = (path, depth, board = None, threads = Int::Fits(1), table_mb = Int::Fits(64), progress = None),
+        text_signature = "(path, depth, board=(7, 6), threads=1, table_mb=64, progress=None)"
+    )]
     fn build(
         py: Python<'_>,
         path: PathBuf,
-        depth: i64,
-        board: Dims,
-        threads: i64,
-        table_mb: i64,
+        depth: Int,
+        board: Option<Dims>,
+        threads: Int,
+        table_mb: Int,
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Book> {
         let options = book::build::Options {
-            size: board_size(board)?,
-            depth: count_arg("depth", depth, 0..=u32::MAX as usize)? as u32,
+            size: size_or_standard(board.as_ref())?,
+            depth: count_arg("depth", &depth, 0..=u32::MAX as usize)? as u32,
             share: None,
-            threads: count_arg("threads", threads, 1..=score4::solver::MAX_THREADS)?,
-            table_mb: count_arg("table_mb", table_mb, 1..=score4::MAX_TABLE_MB)?,
+            threads: count_arg("threads", &threads, 1..=score4::solver::MAX_THREADS)?,
+            table_mb: count_arg("table_mb", &table_mb, 1..=score4::MAX_TABLE_MB)?,
             out: path,
         };
         // Ctrl-C and an exception from `progress` stop the build at the
@@ -462,14 +458,12 @@ impl Book {
     fn score(&self, pos: &Bound<'_, PyAny>, board: Option<Dims>) -> PyResult<Option<i32>> {
         // A move string is on the book's board unless `board` says
         // otherwise; a Position is on its own.
-        let board = match board {
+        let p = match board {
             None if pos.is_instance_of::<PyString>() => {
-                let (w, h) = self.board();
-                Some((w as i64, h as i64))
+                Position::parse(&pos.cast::<PyString>()?.to_cow()?, self.book.size())?
             }
-            board => board,
+            board => read_position(pos, board.as_ref())?,
         };
-        let p = read_position(pos, board)?;
         if p.size != self.book.size() {
             return Err(PyValueError::new_err(format!(
                 "the book is for {}, not {}",
@@ -490,385 +484,45 @@ impl Book {
     }
 }
 
-/// Which book a solver answers from.
-#[derive(Clone)]
-enum BookChoice {
-    BuiltIn,
-    None,
-    File(Arc<RustBook>),
-}
-
-/// The perfect solver. One per thread: a Solver searches one position at a
-/// time (solvers in different threads search at once: the GIL is released).
-///
-/// Scores are from the side to move: 0 a draw; a win completed by the
-/// game's m-th disc (both sides' discs, from 1) scores
-/// `1 + (width * height - m) // 2`, a loss the negative.
-///
-/// >>> from score4 import Solver
-/// >>> solver = Solver()
-/// >>> solver.solve("4453")
-/// -2
-/// >>> solver.solve_weak("4453")
-/// -1
-/// >>> solver.analyze("445566")
-/// [17, 17, 18, 17, 17, 17, 18]
-/// >>> solver.best_move("445566")
-/// 2
-/// >>> solver.solve("33", board=(5, 4))
-/// 0
-#[pyclass(module = "score4")]
-struct Solver {
-    table_mb: usize,
-    threads: usize,
-    book: BookChoice,
-    /// The solver of the board last asked about, made on first use.
-    current: Option<(BoardSize, Box<dyn Any + Send + Sync>)>,
-    nodes: u64,
-}
-
-/// What a search is asked.
-#[derive(Clone, Copy)]
-enum Ask {
-    Strong,
-    Weak,
-    Analyze,
-    Best,
-}
-
-/// A search's answer.
-enum Found {
-    Score(i32),
-    Scores(Vec<Option<i32>>),
-    Column(Option<usize>),
-}
-
-/// Searches in flight, each with the moment its stop handle is to be
-/// pulled, watched by one thread for the whole module: the search runs in
-/// the calling thread without the GIL (no thread is started per call, which
-/// would cost more than a whole end-game solve), and is stopped now and
-/// then so that its caller can take the GIL back and let Python see a
-/// pending signal (Ctrl-C) before it goes on from where the table left it.
-struct Watches {
-    next_id: u64,
-    due: Vec<(u64, StopHandle, Instant)>,
-}
-
-static WATCHES: Mutex<Watches> = Mutex::new(Watches {
-    next_id: 0,
-    due: Vec::new(),
-});
-/// The process whose watcher runs: a child made by `fork` inherits the
-/// statics but not the thread, so it starts its own.
-static WATCHER_PID: AtomicU32 = AtomicU32::new(0);
-/// Wakes the watcher when a search is added.
-static WAKE: Condvar = Condvar::new();
-
-/// The first look at the signals comes this soon into a search, the later
-/// ones ever further apart, up to [`MAX_CHECK`]: a short search is never
-/// stopped, a long one restarts from its table a few times a second.
-const FIRST_CHECK: Duration = Duration::from_millis(50);
-const MAX_CHECK: Duration = Duration::from_millis(200);
-
-fn watches() -> std::sync::MutexGuard<'static, Watches> {
-    WATCHES
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-/// The watcher: stops each search when it is due, and sleeps until the
-/// next one is (or until a search is added), never polling.
-fn watcher() {
-    let mut w = watches();
-    loop {
-        let now = Instant::now();
-        for (_, handle, at) in &w.due {
-            if now >= *at {
-                handle.stop();
-            }
-        }
-        // A search already stopped stays listed until its caller takes it off.
-        let next = w
-            .due
-            .iter()
-            .map(|(_, _, at)| *at)
-            .filter(|at| *at > now)
-            .min();
-        w = match next {
-            None => WAKE
-                .wait(w)
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-            Some(at) => {
-                WAKE.wait_timeout(w, at - now)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .0
-            }
-        };
+/// The cells `engine_move` is given: a list (or any sequence) of cell
+/// strings, or one string of them separated by spaces, as on the command
+/// line.
+fn read_cells(cells: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(text) = cells.cast::<PyString>() {
+        return Ok(text
+            .to_cow()?
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect());
     }
-}
-
-fn watch(handle: &StopHandle, at: Instant) -> u64 {
-    let pid = std::process::id();
-    if WATCHER_PID.swap(pid, Ordering::SeqCst) != pid {
-        let _ = std::thread::Builder::new()
-            .name("score4-watch".into())
-            .spawn(watcher);
-    }
-    let mut w = watches();
-    w.next_id += 1;
-    let id = w.next_id;
-    w.due.push((id, handle.clone(), at));
-    WAKE.notify_one();
-    id
-}
-
-fn unwatch(id: u64) {
-    watches().due.retain(|(i, _, _)| *i != id);
-}
-
-fn search_on<const W: usize, const H: usize>(
-    this: &mut Solver,
-    py: Python<'_>,
-    moves: &[u8],
-    ask: Ask,
-    timeout: Option<f64>,
-) -> PyResult<Found> {
-    let p = position::<W, H>(moves);
-    if !matches!(ask, Ask::Analyze) {
-        SolveError::check(&p).map_err(value_error)?;
-    }
-    let size = BoardSize::of::<W, H>();
-    if this.current.as_ref().is_none_or(|(s, _)| *s != size) {
-        // The old table goes before the new one is made.
-        this.current = None;
-        let mut solver =
-            RustSolver::<W, H>::try_with_table_mb(this.table_mb).map_err(value_error)?;
-        solver.set_threads(this.threads);
-        match &this.book {
-            BookChoice::BuiltIn => {}
-            BookChoice::None => solver.drop_book(),
-            BookChoice::File(book) if book.size() == size => {
-                solver.use_book(Arc::clone(book)).map_err(value_error)?
-            }
-            BookChoice::File(_) => solver.drop_book(),
-        }
-        this.current = Some((size, Box::new(solver)));
-    }
-    let solver = this
-        .current
-        .as_mut()
-        .and_then(|(_, s)| s.downcast_mut::<RustSolver<W, H>>())
-        .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))?;
-    let deadline = match timeout {
-        None => None,
-        // A timeout past what the clock can count never comes.
-        Some(t) if t.is_finite() && t >= 0.0 => Duration::try_from_secs_f64(t)
-            .ok()
-            .and_then(|d| Instant::now().checked_add(d)),
-        Some(t) => {
-            return Err(PyValueError::new_err(format!(
-                "bad timeout {t}: expected seconds, 0 or more"
-            )))
-        }
-    };
-    let handle = solver.stop_handle();
-    let before = solver.nodes();
-    let mut interval = FIRST_CHECK;
-    let result = loop {
-        handle.resume();
-        let check = Instant::now() + interval;
-        let id = watch(&handle, deadline.map_or(check, |d| d.min(check)));
-        let found = py.detach(|| run(solver, &p, ask));
-        unwatch(id);
-        match found {
-            Ok(found) => break Ok(found),
-            Err(Stopped) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                break Err(PyTimeoutError::new_err(
-                    "the search did not finish within the timeout",
-                ))
-            }
-            Err(Stopped) => {
-                if let Err(e) = py.check_signals() {
-                    break Err(e);
-                }
-                interval = (interval * 2).min(MAX_CHECK);
-            }
-        }
-    };
-    handle.resume();
-    this.nodes += solver.nodes().wrapping_sub(before);
-    result
-}
-
-/// One search, stoppable by the solver's handle.
-fn run<const W: usize, const H: usize>(
-    solver: &mut RustSolver<W, H>,
-    p: &RustPosition<W, H>,
-    ask: Ask,
-) -> Result<Found, Stopped> {
-    Ok(match ask {
-        Ask::Strong => Found::Score(solver.solve_until(p, None)?),
-        Ask::Weak => Found::Score(solver.solve_weak_until(p, None)?),
-        Ask::Best => Found::Column(solver.best_move_until(p, None)?),
-        Ask::Analyze => Found::Scores(
-            solver
-                .analyze_until(p, None)
-                .into_iter()
-                .map(Option::transpose)
-                .collect::<Result<_, Stopped>>()?,
-        ),
+    cells.extract::<Vec<String>>().map_err(|_| {
+        let name = cells
+            .get_type()
+            .name()
+            .map_or_else(|_| "that".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!(
+            "cells must be a list of cell strings such as [\"o53\", \"y43\"], or one string \"o53 y43\", not {name}"
+        ))
     })
-}
-
-impl Solver {
-    fn search(
-        &mut self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        board: Option<Dims>,
-        ask: Ask,
-        timeout: Option<f64>,
-    ) -> PyResult<Found> {
-        let p = read_position(pos, board)?;
-        with_board_size!(p.size, search_on(self, py, &p.moves, ask, timeout))
-    }
-}
-
-#[pymethods]
-impl Solver {
-    /// A solver with a table of `table_mb` MiB, searching with `threads`
-    /// threads; `book` is True (the built-in 7x6 book), False (search
-    /// every position), a path to a book file, or a `Book`.
-    #[new]
-    #[pyo3(signature = (table_mb = 64, threads = 1, book = None))]
-    fn new(table_mb: i64, threads: i64, book: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let table_mb = count_arg("table_mb", table_mb, 1..=score4::MAX_TABLE_MB)?;
-        let threads = count_arg("threads", threads, 1..=score4::solver::MAX_THREADS)?;
-        let book = match book {
-            None => BookChoice::BuiltIn,
-            Some(b) => {
-                if let Ok(flag) = b.extract::<bool>() {
-                    if flag {
-                        BookChoice::BuiltIn
-                    } else {
-                        BookChoice::None
-                    }
-                } else if let Ok(book) = b.cast::<Book>() {
-                    BookChoice::File(Arc::clone(&book.get().book))
-                } else if let Ok(path) = b.extract::<PathBuf>() {
-                    BookChoice::File(Arc::new(RustBook::load(&path).map_err(value_error)?))
-                } else {
-                    return Err(PyTypeError::new_err(
-                        "book must be True, False, a path or a Book",
-                    ));
-                }
-            }
-        };
-        Ok(Solver {
-            table_mb,
-            threads,
-            book,
-            current: None,
-            nodes: 0,
-        })
-    }
-
-    /// The exact score of `pos` (a Position, or a move string on `board`),
-    /// for the side to move. With `timeout` (seconds) raises TimeoutError
-    /// if the search has not finished by then.
-    #[pyo3(signature = (pos, board = None, timeout = None))]
-    fn solve(
-        &mut self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        board: Option<Dims>,
-        timeout: Option<f64>,
-    ) -> PyResult<i32> {
-        match self.search(py, pos, board, Ask::Strong, timeout)? {
-            Found::Score(s) => Ok(s),
-            _ => unreachable!("a strong solve scores"),
-        }
-    }
-
-    /// Who wins: 1 (the side to move), 0 (a draw) or -1; faster than `solve`.
-    #[pyo3(signature = (pos, board = None, timeout = None))]
-    fn solve_weak(
-        &mut self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        board: Option<Dims>,
-        timeout: Option<f64>,
-    ) -> PyResult<i32> {
-        match self.search(py, pos, board, Ask::Weak, timeout)? {
-            Found::Score(s) => Ok(s),
-            _ => unreachable!("a weak solve scores"),
-        }
-    }
-
-    /// The score of each move (index = 0-based column), None for a full
-    /// column; every entry None once the game is over.
-    #[pyo3(signature = (pos, board = None, timeout = None))]
-    fn analyze(
-        &mut self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        board: Option<Dims>,
-        timeout: Option<f64>,
-    ) -> PyResult<Vec<Option<i32>>> {
-        match self.search(py, pos, board, Ask::Analyze, timeout)? {
-            Found::Scores(s) => Ok(s),
-            _ => unreachable!("an analysis lists scores"),
-        }
-    }
-
-    /// A perfect move (0-based column): the fastest win, else a draw, else
-    /// the slowest loss; the centre-most of equals.
-    #[pyo3(signature = (pos, board = None, timeout = None))]
-    fn best_move(
-        &mut self,
-        py: Python<'_>,
-        pos: &Bound<'_, PyAny>,
-        board: Option<Dims>,
-        timeout: Option<f64>,
-    ) -> PyResult<Option<usize>> {
-        match self.search(py, pos, board, Ask::Best, timeout)? {
-            Found::Column(c) => Ok(c),
-            _ => unreachable!("a best move is a column"),
-        }
-    }
-
-    /// Empties the table: the next search starts from nothing, as a new
-    /// solver's would (the table's memory is kept).
-    fn reset(&mut self) {
-        fn clear<const W: usize, const H: usize>(solver: &mut (dyn Any + Send + Sync)) {
-            if let Some(s) = solver.downcast_mut::<RustSolver<W, H>>() {
-                s.clear_table();
-            }
-        }
-        if let Some((size, solver)) = self.current.as_mut() {
-            with_board_size!(*size, clear(solver.as_mut()));
-        }
-    }
-
-    /// Positions searched by this solver so far.
-    #[getter]
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
 }
 
 /// The classic Score4 engine's move on the 7x6 board given by `cells`
 /// (tokens such as `"o53"`: colour, row from the top, column; the engine
 /// plays `o`), searching `level` plies: the column (0-based) that
 /// `engine o53 y43 -level N` prints, or None when the game is over.
+/// `cells` is a list of cell strings, or one string of them separated by
+/// spaces.
 ///
 /// >>> from score4 import engine_move
 /// >>> engine_move(["o53", "y43"], level=7)
 /// 5
+/// >>> engine_move("o53 y43", level=7)
+/// 5
 #[pyfunction]
-#[pyo3(signature = (cells, level = 7))]
-fn engine_move(py: Python<'_>, cells: Vec<String>, level: i64) -> PyResult<Option<usize>> {
-    let level = count_arg("level", level, 1..=classic::MAX_LEVEL as usize)? as u32;
+#[pyo3(signature = (cells, level = Int::Fits(7)), text_signature = "(cells, level=7)")]
+fn engine_move(py: Python<'_>, cells: &Bound<'_, PyAny>, level: Int) -> PyResult<Option<usize>> {
+    let cells = read_cells(cells)?;
+    let level = count_arg("level", &level, 1..=classic::MAX_LEVEL as usize)? as u32;
     // Cells only: the protocol's flags and its skipping of other tokens
     // belong to the command line, not to a list of cells.
     let request = Request {
@@ -925,11 +579,33 @@ fn board_sizes() -> Vec<(usize, usize)> {
     BoardSize::all().map(|s| (s.width(), s.height())).collect()
 }
 
+/// How this module was built: the compiler, and the x86-64 features its
+/// code may use.
+#[pyfunction]
+fn _build_info() -> (&'static str, Vec<&'static str>) {
+    let features = [
+        ("avx", cfg!(target_feature = "avx")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("bmi1", cfg!(target_feature = "bmi1")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("f16c", cfg!(target_feature = "f16c")),
+        ("fma", cfg!(target_feature = "fma")),
+        ("lzcnt", cfg!(target_feature = "lzcnt")),
+        ("movbe", cfg!(target_feature = "movbe")),
+        ("popcnt", cfg!(target_feature = "popcnt")),
+    ];
+    let on = features.iter().filter(|(_, on)| *on).map(|(f, _)| *f);
+    (env!("SCORE4_RUSTC"), on.collect())
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(_build_info, m)?)?;
     m.add_class::<Position>()?;
     m.add_class::<Solver>()?;
     m.add_class::<Book>()?;
+    m.add_class::<analysis::Analysis>()?;
     m.add_function(wrap_pyfunction!(engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(board_sizes, m)?)?;
     Ok(())

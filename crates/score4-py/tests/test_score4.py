@@ -56,6 +56,7 @@ def test_fixtures_strong_weak_analyze_best(solver, moves, score):
     assert max(s for s in scores if s is not None) == score
     best = solver.best_move(moves)
     assert scores[best] == score
+    assert solver.best_moves(moves) == [c for c, s in enumerate(scores) if s == score]
     # Each column's score is minus the score of the position after it.
     p = Position(moves)
     for col, s in enumerate(scores):
@@ -163,6 +164,12 @@ def test_position_model():
         (lambda: Solver(threads=-1), "bad threads -1"),
         (lambda: Solver(table_mb=-1), "bad table_mb -1"),
         (lambda: Book.load("/no/such.book"), "no/such.book"),
+        (lambda: Solver().analyze_anytime("44", goal="all"), "bad goal 'all'"),
+        (lambda: Solver().analyze_anytime("44", tick=0), "bad tick 0"),
+        (lambda: Solver().analyze_anytime("44", tick=float("nan")), "bad tick NaN"),
+        (lambda: Solver().analyze_anytime("44", tick=-1), "bad tick -1"),
+        (lambda: Solver().analyze_anytime("44", timeout=-1), "bad timeout -1"),
+        (lambda: Solver().analyze_anytime("448"), "column 8 is out of range"),
     ],
 )
 def test_bad_input_is_a_value_error_in_the_library_words(call, words):
@@ -180,6 +187,8 @@ def test_bad_input_is_a_value_error_in_the_library_words(call, words):
         lambda: Solver().solve(b"44"),
         lambda: Solver(book=3.5),
         lambda: Solver(book=0),
+        lambda: Solver().analyze_anytime("44", on_update=3),
+        lambda: Solver().analyze_anytime("44", tick="1"),
     ],
 )
 def test_a_wrong_type_is_a_type_error(call):
@@ -206,6 +215,430 @@ def test_a_book_build_checks_its_numbers_before_it_writes(tmp_path):
         Book.build("", 2, board=(4, 4))
     assert "the name is empty" in str(e.value)
     assert sorted(os.listdir(".")) == here
+
+
+HUGE = [10**30, -(10**30), 2**64, 10**5000]
+
+
+@pytest.mark.parametrize("n", HUGE, ids=["1e30", "-1e30", "2**64", "1e5000"])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda n: Position("44").play(n), "column"),
+        (lambda n: Position("44").can_play(n), "column"),
+        (lambda n: Position("44").is_winning_move(n), "column"),
+        (lambda n: Position("", board=(n, 6)), "board"),
+        (lambda n: Position("", board=(7, n)), "board"),
+        (lambda n: Solver(table_mb=n), "bad table_mb"),
+        (lambda n: Solver(threads=n), "bad threads"),
+        (lambda n: Solver().solve("44", board=(n, 4)), "board"),
+        (lambda n: engine_move(["o53"], level=n), "bad level"),
+        (lambda n: Book.build("never.book", n, board=(4, 4)), "bad depth"),
+        (lambda n: Book.build("never.book", 2, board=(4, 4), threads=n), "bad threads"),
+        (lambda n: Book.build("never.book", 2, board=(4, 4), table_mb=n), "bad table_mb"),
+    ],
+)
+def test_a_huge_number_is_a_value_error_naming_the_argument(call, name, n, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError) as e:
+        call(n)
+    words = str(e.value)
+    assert name in words and "\n" not in words
+    if n == 10**5000:
+        assert "16610-bit number" in words
+    elif abs(n) < 2**127:
+        assert str(n) in words
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_timeout_of_a_huge_float_is_still_no_timeout_but_a_huge_int_is_refused():
+    with pytest.raises(ValueError) as e:
+        Solver().solve("4453", timeout=10**400)
+    assert "bad timeout (a 1329-bit number)" in str(e.value)
+    assert Solver().solve("4453", timeout=float(10**300)) == -2
+
+
+def test_signatures_show_their_defaults():
+    import inspect
+    import pydoc
+
+    assert str(inspect.signature(Position)) == "(moves='', board=(7, 6))"
+    assert str(inspect.signature(Position.from_moves)) == "(moves, board=(7, 6))"
+    assert str(inspect.signature(Solver)) == "(table_mb=64, threads=1, book=True)"
+    assert str(inspect.signature(Book.build)) == (
+        "(path, depth, board=(7, 6), threads=1, table_mb=64, progress=None)"
+    )
+    assert str(inspect.signature(engine_move)) == "(cells, level=7)"
+    assert "board=(7, 6)" in pydoc.render_doc(Position)
+    # Nothing anywhere shows a default it cannot say.
+    for cls in (Position, Solver, Book):
+        made = [("__init__", cls)] if cls.__text_signature__ else []
+        for name, member in made + list(vars(cls).items()):
+            if name.startswith("__") and name != "__init__" or not callable(member):
+                continue
+            for param in inspect.signature(member).parameters.values():
+                assert param.default is not Ellipsis, (cls.__name__, name, param)
+
+
+def test_the_stub_matches_the_module():
+    """Each function and method in the stub takes the parameters, with the
+    defaults, the module's own signatures name."""
+    import ast
+    import inspect
+
+    stub = ast.parse((Path(score4._native.__file__).parent / "_native.pyi").read_text())
+    seen = 0
+    for node in stub.body:
+        owner, defs = score4._native, [node]
+        if isinstance(node, ast.ClassDef):
+            owner, defs = getattr(score4._native, node.name), node.body
+        for fn in defs:
+            if not isinstance(fn, ast.FunctionDef) or fn.name.startswith("__") and fn.name != "__init__":
+                continue
+            if any(isinstance(d, ast.Name) and d.id == "property" for d in fn.decorator_list):
+                assert isinstance(getattr(owner, fn.name), property) or hasattr(owner, fn.name)
+                continue
+            real = inspect.signature(owner if fn.name == "__init__" else getattr(owner, fn.name))
+            args = [a.arg for a in fn.args.args if a.arg != "self"]
+            defaults = [ast.literal_eval(d) for d in fn.args.defaults]
+            assert args == [p for p in real.parameters if p != "self"], (fn.name, args)
+            expected = [p.default for p in real.parameters.values() if p.default is not inspect.Parameter.empty]
+            assert defaults == expected, (fn.name, defaults, expected)
+            seen += 1
+    assert seen >= 25
+    solver = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Solver")
+    best = next(f for f in solver.body if isinstance(f, ast.FunctionDef) and f.name == "best_move")
+    # A finished game raises; a game that goes on has a move.
+    assert ast.unparse(best.returns) == "int"
+    with pytest.raises(ValueError) as e:
+        Solver().best_move("1212121")
+    assert "the game is already over" in str(e.value)
+
+
+def test_one_solver_shared_by_two_threads():
+    """The second caller waits for the first, the GIL released; both get
+    right answers."""
+    solver = Solver(book=False)
+    cases = labelled("ply9-14.txt", 8)
+    answers, errors = {}, []
+
+    def work(part):
+        try:
+            for moves, _ in part:
+                answers[moves] = solver.solve(moves)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(cases[i::2],)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert answers == dict(cases)
+    # Two boards at once: each search gets the solver of its own board.
+    small = [(p, negamax(p, {})) for p in random_positions((5, 4), 6, 7, 8)]
+    answers.clear()
+
+    def small_work():
+        try:
+            for p, _ in small:
+                answers[p.moves] = solver.solve(p)
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(cases[:4],)), threading.Thread(target=small_work)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert answers == dict(cases[:4]) | {p.moves: score for p, score in small}
+    # A caller with a timeout gives up waiting for a busy solver.
+    long = []
+
+    def search_long():
+        try:
+            solver.solve("", timeout=1.5)
+        except TimeoutError as e:
+            long.append(str(e))
+
+    busy = threading.Thread(target=search_long)
+    busy.start()
+    time.sleep(0.2)
+    with pytest.raises(TimeoutError) as e:
+        solver.solve("4453", timeout=0.1)
+    assert "busy in another thread" in str(e.value)
+    busy.join()
+    assert long and "did not finish" in long[0]
+    assert solver.solve("4453") == -2
+
+
+def test_engine_move_takes_a_list_or_a_string_of_cells():
+    assert engine_move("o53 y43", level=5) == engine_move(["o53", "y43"], level=5)
+    assert engine_move(("o53", "y43"), level=5) == engine_move(["o53", "y43"], level=5)
+    assert engine_move("o53") == engine_move(["o53"])
+    with pytest.raises(ValueError) as e:
+        engine_move("o53 o53")
+    assert "given twice" in str(e.value)
+    with pytest.raises(TypeError) as e:
+        engine_move(53)
+    assert "list of cell strings" in str(e.value)
+
+
+def test_a_table_too_large_is_refused_by_the_constructor():
+    try:
+        solver = Solver(table_mb=65536)
+    except MemoryError as e:
+        assert "table_mb 65536" in str(e) and "cannot allocate" in str(e)
+    else:
+        # This system gives 64 GiB (or promises it): then it must work.
+        assert solver.solve("4453") == -2
+
+
+def test_nodes_can_be_reset():
+    s = Solver(book=False)
+    moves = labelled("ply9-14.txt", 1)[0][0]
+    s.solve(moves)
+    assert s.nodes > 0
+    s.reset_nodes()
+    assert s.nodes == 0
+    s.reset()
+    s.solve(moves)
+    first = s.nodes
+    s.reset_nodes()
+    s.reset()
+    s.solve(moves)
+    assert s.nodes == first > 0
+
+
+def test_best_moves_on_other_boards_and_a_finished_game():
+    solver = Solver(table_mb=8)
+    for board, moves in [((5, 4), "33"), ((4, 5), "2"), ((6, 4), "3344"), ((7, 6), "445566")]:
+        scores = solver.analyze(moves, board=board)
+        top = max(s for s in scores if s is not None)
+        assert solver.best_moves(moves, board=board) == [c for c, s in enumerate(scores) if s == top]
+        assert solver.best_move(moves, board=board) in solver.best_moves(moves, board=board)
+    with pytest.raises(ValueError):
+        solver.best_moves("1212121")
+
+
+def test_version():
+    from importlib.metadata import version
+
+    cargo = (REPO / "Cargo.toml").read_text()
+    crate = next(line for line in cargo.splitlines() if line.startswith("version = "))
+    assert score4.__version__ == version("score4") == crate.split('"')[1]
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="x86-64 only")
+def test_the_wheel_is_built_for_x86_64_v3():
+    """What the import check assumes, even for a wheel built from another
+    directory (as scripts/python-test builds it)."""
+    rustc, features = score4._native._build_info()
+    assert rustc.startswith("rustc ")
+    assert {"avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe"} <= set(features)
+
+
+def random_positions(board, count, seed, least_moves):
+    """`count` random positions of games that go on, with at least
+    `least_moves` moves played."""
+    import random
+
+    rng = random.Random(seed)
+    w, h = board
+    out = []
+    while len(out) < count:
+        p = Position(board=board)
+        for _ in range(rng.randrange(least_moves, w * h)):
+            if p.is_game_over():
+                break
+            p.play(rng.choice(p.legal_moves()))
+        if not p.is_game_over():
+            out.append(p)
+    return out
+
+
+def check_anytime(states, exact, best):
+    """Every state holds the exact scores, narrows the state before it, and
+    says only what is proven."""
+    previous = None
+    # Progress reported between narrowings is live, a little ahead of the
+    # count of the next narrowing: each state counts at least as much as
+    # the narrowing before it.
+    floor = None
+    top = max(s for s in exact if s is not None)
+    for a in states:
+        assert len(a.bounds) == len(exact)
+        for col, (bounds, score) in enumerate(zip(a.bounds, exact)):
+            if score is None:
+                assert bounds is None and a.exact[col] is None and a.words[col] is None
+                continue
+            lower, upper = bounds
+            assert lower <= score <= upper, (a.position, col, bounds, score)
+            if previous is not None:
+                before = previous.bounds[col]
+                assert before[0] <= lower and upper <= before[1], (before, bounds)
+            assert a.exact[col] == (score if lower == upper else None)
+            sign = (score > 0) - (score < 0)
+            proven = lower > 0 or upper < 0 or lower == upper == 0
+            assert a.weak[col] == (sign if proven else None)
+            words = a.words[col]
+            if a.weak[col] == 1:
+                assert words.startswith("win in"), words
+            elif a.weak[col] == -1:
+                assert words.startswith("loss in"), words
+            elif a.weak[col] == 0:
+                assert words == "draw"
+            else:
+                assert words in ("draw or better", "not a win", "not proven yet"), words
+        lower, upper = a.score
+        assert lower <= top <= upper
+        assert a.best is not None and a.bounds[a.best] is not None
+        if a.proven:
+            assert a.best == best
+        if a.done:
+            assert a.exact == exact and a.proven
+        if floor is not None:
+            assert a.nodes >= floor.nodes, (a, floor)
+        if previous is None or a.bounds != previous.bounds:
+            floor = a
+        previous = a
+
+
+BOARDS = [(4, 4), (5, 4), (4, 5), (6, 4), (5, 5), (7, 6)]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=[f"{w}x{h}" for w, h in BOARDS])
+def test_anytime_bounds_always_hold_the_exact_scores(board):
+    """Stopped at every stage (timeouts from nothing to none), on random
+    positions: every state reported, and the last, holds the exact score of
+    every column."""
+    exact_solver = Solver(table_mb=16)
+    anytime = Solver(table_mb=16, book=False)
+    timeouts = [0, 0.0002, 0.001, 0.005, None]
+    least = 24 if board == (7, 6) else 0
+    checked = 0
+    for i, p in enumerate(random_positions(board, 25, hash(board) & 0xFFFF, least)):
+        exact = exact_solver.analyze(p)
+        best = exact_solver.best_move(p)
+        states = []
+        anytime.reset()
+        timeout = timeouts[i % len(timeouts)]
+        last = anytime.analyze_anytime(p, timeout=timeout, on_update=states.append)
+        assert last.position == p
+        check_anytime(states + [last], exact, best)
+        if timeout is None:
+            assert last.done
+        checked += len(states) + 1
+        # The goal of a move: stops once the best is proven.
+        anytime.reset()
+        move = anytime.analyze_anytime(p, goal="best_move")
+        check_anytime([move], exact, best)
+        assert move.proven and move.best == best
+    assert checked > 100
+
+
+def test_anytime_of_the_labelled_positions():
+    solver = Solver()
+    for moves, score in labelled("ply23-32.txt", 10) + labelled("ply15-22.txt", 5):
+        a = solver.analyze_anytime(moves)
+        assert a.done and a.score == (score, score)
+        assert a.exact == solver.analyze(moves)
+        assert a.best == solver.best_move(moves)
+
+
+def test_anytime_timeout_gives_bounds_with_progress():
+    """The empty board without the book cannot be solved in a second: the
+    analysis ends at its timeout with what it proved, having reported its
+    progress meanwhile."""
+    exact = Solver().analyze("")  # from the built-in book
+    best = Solver().best_move("")
+    states = []
+    solver = Solver(book=False)
+    last = solver.analyze_anytime("", timeout=1.0, tick=0.05, on_update=states.append)
+    assert not last.done
+    check_anytime(states + [last], exact, best)
+    # Ticks with progress between narrowings.
+    ticks = [b for a, b in zip(states, states[1:]) if a.bounds == b.bounds]
+    assert len(ticks) >= 3
+    assert states[-1].nodes > states[0].nodes
+    assert solver.nodes >= last.nodes > 0
+    assert f"best {last.best} " in repr(last)
+    assert ("(proven)" in repr(last)) == last.proven
+
+
+def test_anytime_ticks_no_more_often_than_asked():
+    """A tick longer than the library's own is kept: between narrowings,
+    on_update is called no more often than every `tick`, and with a tick
+    past the clock, only when a bound narrows."""
+    for tick, timeout in [(0.3, 1.2), (1e300, 0.6)]:
+        states = []
+        Solver(book=False).analyze_anytime("", timeout=timeout, tick=tick, on_update=states.append)
+        ticks = [b for a, b in zip(states, states[1:]) if a.bounds == b.bounds]
+        if tick > 1e9:
+            assert ticks == []
+        else:
+            assert 1 <= len(ticks) <= timeout / tick + 1
+            for a, b in zip(states, states[1:]):
+                if a.bounds == b.bounds:
+                    assert b.seconds - a.seconds >= tick * 0.9
+
+
+def test_anytime_callback_exception_stops_the_analysis_and_is_raised():
+    solver = Solver(book=False)
+    calls = []
+
+    class Enough(Exception):
+        pass
+
+    def stop_third(a):
+        calls.append(a.seconds)
+        if len(calls) == 3:
+            raise Enough("stop here")
+
+    start = time.monotonic()
+    with pytest.raises(Enough, match="stop here"):
+        solver.analyze_anytime("", timeout=30, on_update=stop_third)
+    assert len(calls) == 3
+    print(f"stopped {time.monotonic() - start:.3f} s after the start")
+    # The solver goes on working after the stop.
+    assert solver.solve("4453") == -2
+    assert solver.analyze_anytime("445566").done
+
+
+def test_anytime_callback_cannot_use_its_own_solver():
+    solver = Solver(book=False)
+    other = Solver()
+    seen = []
+
+    def use_it(a):
+        seen.append(other.solve("4453"))  # another Solver is fine
+        solver.solve("4453")
+
+    with pytest.raises(RuntimeError, match="cannot use the Solver that calls it"):
+        solver.analyze_anytime("", on_update=use_it)
+    assert seen == [-2]
+    assert solver.solve("4453") == -2
+
+
+def test_anytime_releases_the_gil():
+    solver = Solver(book=False)
+    results = {}
+
+    def analyse():
+        results["a"] = solver.analyze_anytime("", timeout=1.0, on_update=lambda a: None)
+
+    t = threading.Thread(target=analyse)
+    t.start()
+    time.sleep(0.1)
+    counted, start = 0, time.monotonic()
+    while time.monotonic() - start < 0.5:
+        counted += 1
+    assert t.is_alive(), "the analysis ended before the count"
+    assert counted > 10_000
+    t.join()
+    assert not results["a"].done
 
 
 def test_a_timeout_beyond_the_clock_never_comes():
@@ -403,6 +836,12 @@ def test_two_threads_solve_at_once():
     "call",
     [
         "score4.Solver(book=False).solve('')",
+        "score4.Solver(book=False).analyze_anytime('')",
+        "score4.Solver(book=False).analyze_anytime('', on_update=lambda a: None)",
+        # Waiting for a Solver another thread searches with.
+        "s = score4.Solver(book=False); import threading, time; "
+        "threading.Thread(target=s.solve, args=('',), daemon=True).start(); "
+        "time.sleep(0.2); s.solve('4453')",
         # The classic engine's deep levels take hours.
         "score4.engine_move(['o53'], level=40)",
     ],

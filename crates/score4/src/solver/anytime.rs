@@ -211,10 +211,20 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             // deadline while the scope waits for it.
             let stop_on_panic = StopOnPanic(&handle);
             let mut last: Option<Report<W>> = None;
+            // What the caller was last shown: a tick's count, from the
+            // running counter, can run ahead of the exact count of a
+            // report already on its way, and what is shown never goes back.
+            let mut shown = (0, Duration::ZERO);
+            let mut show = |mut state: Analysis<W>| {
+                state.nodes = state.nodes.max(shown.0);
+                state.elapsed = state.elapsed.max(shown.1);
+                shown = (state.nodes, state.elapsed);
+                update(&state);
+            };
             loop {
                 match rx.recv_timeout(tick) {
                     Ok(report) => {
-                        update(&report.0);
+                        show(report.0);
                         last = Some(report);
                     }
                     Err(RecvTimeoutError::Timeout) => {
@@ -222,7 +232,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                             let mut now = state;
                             now.nodes += handle.live_count().saturating_sub(live_then);
                             now.elapsed = start.elapsed();
-                            update(&now);
+                            show(now);
                         }
                     }
                     Err(RecvTimeoutError::Disconnected) => break,

@@ -14,12 +14,12 @@
 //! [`build_measuring`]), which only measuring programs ask for.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::journal::{Journal, JournalError, JournalLoaded};
 use super::search::{Search, Tables};
+use super::stop::Signals;
 use super::table::{self, Table};
 use super::tuning::{
     self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY,
@@ -337,15 +337,10 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         }
     }
 
-    /// The flag that stops the searches of the call under way, if any.
-    fn stop_flag(&self) -> Option<&AtomicBool> {
-        self.stoppable.then(|| self.stop.abort_flag())
-    }
-
-    /// Where the searches of the call under way count their positions as
-    /// they go: only stoppable calls, whose callers may watch.
-    fn live_counter(&self) -> Option<&AtomicU64> {
-        self.stoppable.then(|| self.stop.live_counter())
+    /// What the searches of the call under way look at and report to, if
+    /// it is stoppable.
+    fn stop_signals(&self) -> Option<&Signals> {
+        self.stoppable.then(|| self.stop.signals())
     }
 
     /// The score of `p` when no search is needed: a finished game, a win
@@ -536,23 +531,17 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.fill_from_journal();
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
-            let mut search = Search::<W, H, STATS>::new(
-                self.tables(0),
-                self.searched,
-                self.stop_flag(),
-                self.live_counter(),
-            );
+            let mut search =
+                Search::<W, H, STATS>::new(self.tables(0), self.searched, self.stop_signals());
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
             return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let (score, nodes) = match self.stop_flag() {
+        let (score, nodes) = match self.stop_signals() {
             Some(stop) => {
-                let live = Some(self.stop.live_counter());
-                let found =
-                    parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop, live);
+                let found = parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop);
                 // The threads stopped each other through the flag: it says
                 // again only what the user and the deadline say.
                 self.stop.settle();
@@ -563,8 +552,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
                 p,
                 alpha,
                 beta,
-                &AtomicBool::new(false),
-                None,
+                &Signals::default(),
             ),
         };
         self.searched += nodes;

@@ -14,9 +14,10 @@
 //! often enough to matter (`tuning::mutual_put_off`). All threads order
 //! moves alike, so that they do meet.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::search::{Search, Shared, Tables};
+use super::stop::Signals;
 use super::tuning;
 use crate::position::Position;
 
@@ -26,14 +27,13 @@ use crate::position::Position;
 /// them searched. Each thread gives up once `stop` is set, as the first
 /// to finish sets it; no score if it was set before any finished (by
 /// whoever else holds it: the user, a deadline). Each thread adds its
-/// positions to `live` as it goes, if given.
+/// positions to `stop`'s running count as it goes.
 pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>(
     tables: &[Tables<'_>],
     p: &Position<W, H>,
     alpha: i32,
     beta: i32,
-    stop: &AtomicBool,
-    live: Option<&AtomicU64>,
+    stop: &Signals,
 ) -> Outcome {
     let threads = tables.len();
     let busy: Vec<AtomicU64> = (0..(W * H + 1) * threads)
@@ -41,11 +41,11 @@ pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>
         .collect();
     let mutual = tuning::mutual_put_off((W * H) as u32);
     let run = |thread: usize| {
-        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop), live);
+        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));
         search.shared = Some(Shared::new(&busy, thread, threads, mutual));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.
-        stop.store(true, Ordering::Relaxed);
+        stop.abort.store(true, Ordering::Relaxed);
         (search.finished().then_some(score), search.nodes)
     };
     let (mine, helpers) = run_threads(tables.len(), &run);

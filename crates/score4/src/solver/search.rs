@@ -6,11 +6,12 @@
 //! table's proven bounds, and looks up every child before searching any
 //! (enhanced transposition cut-off) while the subtrees are large.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bounds::static_bounds;
 use super::journal::{Journal, Kept};
 use super::order::ordered_moves;
+use super::stop::Signals;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use crate::bitboard::{Bitboard, Geometry};
@@ -150,11 +151,7 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
     /// Set when the search must give up (another thread has answered,
     /// the user stopped it, its deadline passed); checked at every
     /// position.
-    stop: Option<&'t AtomicBool>,
-    /// Where a stoppable search adds its positions as it goes (see
-    /// [`LIVE_COUNT_STEP`](tuning::LIVE_COUNT_STEP)); only searches
-    /// with a `stop` report.
-    live: Option<&'t AtomicU64>,
+    stop: Option<&'t Signals>,
     /// Whether this search saw `stop` and gave up: its results are void.
     aborted: bool,
     /// What threads searching together share besides the tables.
@@ -167,17 +164,11 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
 impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STATS> {
     const CELLS: i32 = (W * H) as i32;
 
-    pub(super) fn new(
-        tables: Tables<'t>,
-        nodes: u64,
-        stop: Option<&'t AtomicBool>,
-        live: Option<&'t AtomicU64>,
-    ) -> Self {
+    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t Signals>) -> Self {
         Search {
             tables,
             nodes,
             stop,
-            live,
             aborted: false,
             shared: None,
             keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
@@ -262,14 +253,12 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         self.nodes += 1;
         record!(p.moves_played() as i32, Entered);
         if let Some(stop) = self.stop {
-            if stop.load(Ordering::Relaxed) {
+            if stop.abort.load(Ordering::Relaxed) {
                 self.aborted = true;
                 return 0;
             }
             if self.nodes.is_multiple_of(tuning::LIVE_COUNT_STEP) {
-                if let Some(live) = self.live {
-                    live.fetch_add(tuning::LIVE_COUNT_STEP, Ordering::Relaxed);
-                }
+                count_live(stop);
             }
         }
         let n = p.moves_played() as i32;
@@ -552,4 +541,14 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         }
         None
     }
+}
+
+/// Adds a step of positions to the running count: out of line, so that
+/// the search's own code is compiled as it was without it.
+#[cold]
+#[inline(never)]
+fn count_live(signals: &Signals) {
+    signals
+        .live
+        .fetch_add(tuning::LIVE_COUNT_STEP, Ordering::Relaxed);
 }

@@ -32,13 +32,22 @@ struct Flags {
     user: AtomicBool,
     /// The deadline of the call under way passed.
     expired: AtomicBool,
-    /// What the searches check: set whenever either of the above is, and
-    /// by threads searching together when the first answers.
-    abort: AtomicBool,
-    /// Positions the stoppable searches have searched, counted in steps
-    /// of [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) as they go:
+    /// What the stoppable searches look at and report to.
+    signals: Signals,
+}
+
+/// What a search looks at, and reports to, as it goes: one reference,
+/// checked at every position, whether a search can be stopped or not.
+#[derive(Debug, Default)]
+pub(super) struct Signals {
+    /// Set when the search must give up: whenever the user or the
+    /// deadline says so, and by threads searching together when the
+    /// first answers.
+    pub(super) abort: AtomicBool,
+    /// Positions searched, added in steps of
+    /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) as they go:
     /// what another thread reads to show progress during one long search.
-    live: AtomicU64,
+    pub(super) live: AtomicU64,
 }
 
 /// Stops a solver's searches from another thread (see
@@ -55,7 +64,7 @@ impl StopHandle {
     /// every later one until [`resume`](Self::resume).
     pub fn stop(&self) {
         self.0.user.store(true, Ordering::SeqCst);
-        self.0.abort.store(true, Ordering::SeqCst);
+        self.0.signals.abort.store(true, Ordering::SeqCst);
     }
 
     /// Lets searches run again.
@@ -70,19 +79,15 @@ impl StopHandle {
     }
 
     /// The flag stoppable searches check at every position.
-    /// The running count of positions searched (see `Flags::live`).
-    pub(super) fn live_counter(&self) -> &AtomicU64 {
-        &self.0.live
-    }
-
     /// Positions the stoppable searches have searched so far, to within
     /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) per thread.
     pub(super) fn live_count(&self) -> u64 {
-        self.0.live.load(Ordering::Relaxed)
+        self.0.signals.live.load(Ordering::Relaxed)
     }
 
-    pub(super) fn abort_flag(&self) -> &AtomicBool {
-        &self.0.abort
+    /// What the stoppable searches look at and report to.
+    pub(super) fn signals(&self) -> &Signals {
+        &self.0.signals
     }
 
     /// The abort flag back to what the user and the deadline say, after
@@ -90,9 +95,9 @@ impl StopHandle {
     /// before it is read again, so that a concurrent [`stop`](Self::stop)
     /// is never lost.
     pub(super) fn settle(&self) {
-        self.0.abort.store(false, Ordering::SeqCst);
+        self.0.signals.abort.store(false, Ordering::SeqCst);
         if self.0.user.load(Ordering::SeqCst) || self.0.expired.load(Ordering::SeqCst) {
-            self.0.abort.store(true, Ordering::SeqCst);
+            self.0.signals.abort.store(true, Ordering::SeqCst);
         }
     }
 
@@ -139,7 +144,7 @@ impl StopHandle {
 
     fn expire(&self) {
         self.0.expired.store(true, Ordering::SeqCst);
-        self.0.abort.store(true, Ordering::SeqCst);
+        self.0.signals.abort.store(true, Ordering::SeqCst);
     }
 
     /// The timer: waits for `deadline` or for the call to end, whichever
