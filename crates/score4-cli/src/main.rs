@@ -62,7 +62,7 @@ enum Command {
     #[command(subcommand)]
     Split(split::Command),
     /// Play in the terminal, against the solver or another person, with
-    /// every column's exact score at hand.
+    /// every column's score at hand, as far as it is proven.
     Play(play::Args),
     /// Serve the analysis and play page, and its JSON API, over HTTP.
     Serve {

@@ -38,7 +38,8 @@ pub struct Args {
     /// Who moves first from the starting position.
     #[arg(long, value_enum, default_value = "you")]
     first: First,
-    /// Letters and no colour, for terminals without Unicode or colour.
+    /// ASCII only (letters, `+`, `-` and `|`) and no colour, for terminals
+    /// without Unicode or colour.
     #[arg(long)]
     ascii: bool,
     /// How long the opponent may think about a move, in seconds: past it,
