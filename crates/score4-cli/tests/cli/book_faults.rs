@@ -389,6 +389,36 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
 }
 
 #[test]
+fn a_depth_too_deep_to_list_is_refused_before_listing() {
+    let dir = scratch("deep");
+    // In 300 MB, where a listing of those depths runs out of memory
+    // (depth 14 of 7x6, just under the bound, is listed: see above).
+    for (board, depth) in [("7x6", "30"), ("7x6", "15"), ("8x5", "14"), ("4x4", "64")] {
+        let out = dir.join(format!("{board}-{depth}.book"));
+        let o = sh(
+            &format!(
+                "ulimit -v 300000; \"$1\" book build --board {board} --depth {depth} \\
+                 --threads 1 --table-mb 4 --out '{}'",
+                out.display()
+            ),
+            Duration::from_secs(120),
+        );
+        if board == "4x4" {
+            // Every position of 4x4 fits: its depth is the board's cells.
+            ok(&o);
+            continue;
+        }
+        refused(
+            &o,
+            &format!("a book of depth {depth} of {board} may hold up to"),
+        );
+        refused(&o, "more than the 100000000 one machine lists");
+        assert!(!out.exists());
+        assert!(!dir.join(format!("{board}-{depth}.book.partial")).exists());
+    }
+}
+
+#[test]
 fn merge_refuses_a_leaf_score_no_position_can_have() {
     let dir = scratch("range");
     let part = dir.join("part.1");
