@@ -2,14 +2,12 @@
 //! work is the library's (`score4::book`); this module reads the flags,
 //! draws the progress bar and prints.
 
-mod bound;
-
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
-use score4::book::build::{self, BuildError, Options, Progress, MAX_POSITIONS};
+use score4::book::build::{self, BuildError, Options, Progress};
 use score4::book::{check, Book, CheckError, FileError, Kind};
 use score4::{BoardSize, Solver};
 
@@ -157,14 +155,6 @@ fn progress_bar(total: usize, done: usize, depth: u32) -> ProgressBar {
 /// `book build`.
 fn build(args: &BuildArgs) -> Done {
     let start = Instant::now();
-    let size = args.board.board;
-    let most = bound::positions_at_most(size.width(), size.height(), args.depth);
-    if most > MAX_POSITIONS as u128 {
-        return Err(format!(
-            "a book of depth {} of {size} may hold up to {most} positions, more than the {MAX_POSITIONS} one machine lists: too deep",
-            args.depth
-        ));
-    }
     let options = Options {
         size: args.board.board,
         depth: args.depth,

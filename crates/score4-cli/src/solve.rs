@@ -198,7 +198,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
 const MAX_TIMEOUT_S: f64 = 604_800.0;
 
 /// How often a search under `--timeout` reports while no bound narrows:
-/// nothing reads the reports but the stop at a settled score.
+/// never, as nothing reads the reports (the goal says when to stop).
 const TIMEOUT_TICK: Duration = Duration::from_secs(3600);
 
 /// How errors name a position given as an argument.
@@ -312,13 +312,12 @@ fn bounded<const W: usize, const H: usize>(
             return (format!(" {}", Range(r)), true);
         }
     }
-    let handle = solver.stop_handle();
-    let analysis = solver.analyze_anytime(p, Goal::Everything, Some(deadline), TIMEOUT_TICK, |a| {
-        if settled(a) {
-            handle.stop();
-        }
-    });
-    handle.resume();
+    let goal = match (args.analyze, args.weak) {
+        (true, _) => Goal::Everything,
+        (false, true) => Goal::Sign,
+        (false, false) => Goal::Score,
+    };
+    let analysis = solver.analyze_anytime(p, goal, Some(deadline), TIMEOUT_TICK, |_| {});
     let fields = if args.analyze {
         analysis
             .columns

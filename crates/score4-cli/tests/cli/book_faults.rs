@@ -357,27 +357,33 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
         assert!(!out.exists());
     }
     // A share forged to claim every 7x6 position (depth 42, no records):
-    // refused after listing a bounded number, under a memory limit too.
-    let forged = Book::from_entries(
-        BoardSize::STANDARD,
-        42,
-        Kind::Share { index: 1, count: 1 },
-        vec![],
-    );
-    let file = dir.join("forged.part");
-    fs::write(&file, forged.to_bytes()).unwrap();
-    let f = path(&file);
+    // refused before listing, as its depth could hold more positions than
+    // one machine lists; one of depth 12, which can be listed, is refused
+    // after listing a bounded number. Both under a memory limit too.
+    let forged = |depth: u32, name: &str| {
+        let share = Book::from_entries(
+            BoardSize::STANDARD,
+            depth,
+            Kind::Share { index: 1, count: 1 },
+            vec![],
+        );
+        let file = dir.join(name);
+        fs::write(&file, share.to_bytes()).unwrap();
+        path(&file)
+    };
+    let (deep, listable) = (forged(42, "forged.part"), forged(12, "forged12.part"));
     for (command, why) in [
-        (
-            format!("\"$1\" book check '{f}'"),
-            "too many for its 0 records",
-        ),
+        (format!("\"$1\" book check '{deep}'"), "may hold up to"),
         (
             format!(
-                "\"$1\" book merge '{f}' --out '{}'",
+                "\"$1\" book merge '{deep}' --out '{}'",
                 dir.join("m.book").display()
             ),
-            "more than",
+            "more than the 100000000 one machine lists",
+        ),
+        (
+            format!("\"$1\" book check '{listable}'"),
+            "too many for its 0 records",
         ),
     ] {
         let o = sh(

@@ -1,7 +1,8 @@
 //! How many positions a book of a depth can hold at most, computed in
-//! microseconds: `book build` refuses a depth whose positions could not be
-//! listed before it starts listing them, which for a mistyped depth took
-//! minutes and gigabytes before the listing's own limit stopped it.
+//! microseconds: a plan refuses a depth whose positions could not be
+//! listed before it starts listing them, which for a mistyped depth (or a
+//! book's forged header) took minutes and gigabytes before the listing's
+//! own limit stopped it.
 //!
 //! The count is over a superset of the positions a book lists: every
 //! filling of the board by gravity with `n` discs, the first player's
@@ -54,7 +55,7 @@ fn heights(columns: usize, height: usize, cells: usize) -> Vec<u128> {
 
 /// At least the number of positions, mirror images once, with at most
 /// `depth` moves on a board of `width` x `height`.
-pub fn positions_at_most(width: usize, height: usize, depth: u32) -> u128 {
+pub(super) fn positions_at_most(width: usize, height: usize, depth: u32) -> u128 {
     let cells = width * height;
     let depth = (depth as usize).min(cells);
     let choose = Binomials::new(cells);
@@ -83,10 +84,9 @@ pub fn positions_at_most(width: usize, height: usize, depth: u32) -> u128 {
 
 #[cfg(test)]
 mod tests {
-    use score4::book::build::Plan;
-    use score4::Position;
-
     use super::*;
+    use crate::book::build::Plan;
+    use crate::Position;
 
     /// Every position with at most `depth` moves, mirror images once,
     /// found by walking every move from the empty board: the positions
