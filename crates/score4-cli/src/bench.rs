@@ -36,10 +36,11 @@ pub struct Args {
     weak: bool,
     /// Transposition table size in MiB [default: 4; 256 on boards of more
     /// than 42 cells].
-    #[arg(long, value_name = "MB", value_parser = crate::table_mb)]
+    #[arg(long, value_name = "MB", value_parser = crate::table_mb, allow_negative_numbers = true)]
     table_mb: Option<usize>,
-    /// Solve only the first N positions of each file.
-    #[arg(long, value_name = "N")]
+    /// Solve only the first N positions of each file (at least 1).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| crate::whole::<usize>(s, 1..=usize::MAX as u64))]
     limit: Option<usize>,
     /// Empty the table before each position, as tools without a shared table do.
     #[arg(long)]
@@ -201,6 +202,12 @@ fn read_set<const W: usize, const H: usize>(
     let reader = File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?;
     let mut set =
         fixture::read::<W, H>(BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
+    // A report of nothing measured would read as a pass.
+    if set.is_empty() {
+        return Err(format!(
+            "{name}: no positions (a fixture holds one `MOVES SCORE` per line)"
+        ));
+    }
     if let Some(limit) = limit {
         set.truncate(limit);
     }

@@ -31,12 +31,13 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct BuildArgs {
     /// Every position with at most this many moves.
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=64))]
+    #[arg(long, value_name = "D", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(0..=64))]
     depth: u32,
     #[command(flatten)]
     board: crate::BoardArg,
     /// Solving threads, each with its own table [default: every core]
-    #[arg(long, value_name = "N",
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
     threads: Option<u16>,
     /// Build only share I of N (from 1): a part for `score4 book merge`
@@ -44,7 +45,8 @@ pub struct BuildArgs {
     #[arg(long, alias = "shard", value_name = "I/N", value_parser = parse_share)]
     share: Option<(u16, u16)>,
     /// Table size of each thread in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = crate::table_mb)]
+    #[arg(long, value_name = "MB", default_value_t = 256, value_parser = crate::table_mb,
+          allow_negative_numbers = true)]
     table_mb: usize,
     /// The book (or part) to write; OUT.partial holds the work done so far.
     #[arg(long, value_name = "FILE")]
@@ -68,10 +70,22 @@ pub struct CheckArgs {
     /// The book to check.
     file: PathBuf,
     /// How many positions to re-solve by search, chosen at random.
-    #[arg(long, value_name = "K", default_value_t = 20)]
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = 20,
+        allow_negative_numbers = true,
+        value_parser = |s: &str| crate::whole::<usize>(s, 0..=usize::MAX as u64)
+    )]
     sample: usize,
     /// Seed of the random choice.
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 1,
+        allow_negative_numbers = true,
+        value_parser = crate::seed
+    )]
     seed: u64,
 }
 

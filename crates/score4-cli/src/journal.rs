@@ -21,7 +21,8 @@ pub struct JournalArg {
     /// at least 1000, since a journal that keeps every small search grows
     /// by gigabytes a minute.
     #[arg(long, value_name = "N", default_value_t = JOURNAL_MIN_WORK, requires = "journal",
-          value_parser = clap::value_parser!(u64).range(1000..))]
+          allow_negative_numbers = true,
+          value_parser = |s: &str| crate::whole::<u64>(s, 1000..=u64::MAX))]
     journal_min_work: u64,
 }
 

@@ -18,6 +18,7 @@ mod split;
 use std::ffi::OsString;
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
@@ -61,7 +62,7 @@ enum Command {
     #[command(subcommand)]
     Split(split::Command),
     /// Play in the terminal, against the solver or another person, with
-    /// every column's exact score at hand.
+    /// every column's score at hand, as far as it is proven.
     Play(play::Args),
     /// Serve the analysis and play page, and its JSON API, over HTTP.
     Serve {
@@ -75,8 +76,9 @@ enum Command {
         #[arg(
             long,
             value_name = "MS",
+            allow_negative_numbers = true,
             default_value_t = score4_web::DEFAULT_BUDGET_MS,
-            value_parser = clap::value_parser!(u64).range(1..=MAX_BUDGET_MS)
+            value_parser = |s: &str| whole::<u64>(s, 1..=MAX_BUDGET_MS)
         )]
         budget_ms: u64,
     },
@@ -137,6 +139,43 @@ fn table_mb(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses a whole number in `range`, naming the range when the text is
+/// not one (a negative number, a word, a number out of range).
+fn whole<T: TryFrom<u64>>(text: &str, range: std::ops::RangeInclusive<u64>) -> Result<T, String> {
+    text.parse::<u64>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// Parses a number of seconds in `range` (decimals allowed), naming the
+/// range when the text is not one.
+fn seconds(text: &str, range: std::ops::RangeInclusive<f64>) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| range.contains(s))
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| {
+            format!(
+                "expected a number of seconds from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
+}
+
+/// Parses a seed: any whole number a u64 holds.
+fn seed(text: &str) -> Result<u64, String> {
+    whole(text, 0..=u64::MAX)
+}
+
 /// Whether the arguments after the program name are the engine protocol.
 fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool {
     let name = Path::new(program).file_stem().and_then(|s| s.to_str());
@@ -151,6 +190,10 @@ fn speaks_engine_protocol(program: &OsString, first: Option<&OsString>) -> bool 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     let program = args.first().cloned().unwrap_or_default();
+    if let Some(message) = output::closed_at_start() {
+        output::error(message);
+        return ExitCode::from(FAILED);
+    }
     let status = if speaks_engine_protocol(&program, args.get(1)) {
         engine::run(&args[1.min(args.len())..])
     } else {
@@ -175,7 +218,7 @@ fn main() -> ExitCode {
 fn serve(addr: String, budget_ms: u64) -> u8 {
     let config = score4_web::Config {
         addr,
-        budget: std::time::Duration::from_millis(budget_ms),
+        budget: Duration::from_millis(budget_ms),
         ..score4_web::Config::default()
     };
     match score4_web::start(&config) {

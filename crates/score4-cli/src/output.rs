@@ -1,9 +1,12 @@
 //! The one way every command writes: answers to stdout, errors to stderr,
 //! and what a write fault does to the exit status.
 //!
-//! - A closed stdout (its reader went away, as `| head` does) ends the
-//!   command quietly, with the status it had so far: nobody is left to
-//!   read the rest.
+//! - A stdout whose reader went away (a broken pipe, as `| head` makes)
+//!   ends the command quietly, with the status it had so far: nobody is
+//!   left to read the rest.
+//! - A stdout closed before the program started (`score4 ... >&-`) has
+//!   never had a reader: the command is refused at once, one line on
+//!   stderr and status [`FAILED`], before any work is done.
 //! - Any other write fault (a full disk, a broken device) is one line on
 //!   stderr and status [`FAILED`]: output was lost, and a script must not
 //!   take it for a success.
@@ -12,6 +15,7 @@
 
 use std::fmt::Display;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use score4::input::one_line;
 
@@ -19,9 +23,40 @@ use score4::input::one_line;
 pub const OK: u8 = 0;
 /// Some inputs were refused or some answers wrong; the others were done.
 pub const PARTLY: u8 = 1;
+/// `solve --timeout`: some positions were not settled in time (their
+/// lines hold the bounds proven), and the rest were solved.
+pub const UNSETTLED: u8 = 3;
 /// Nothing could be done as asked (bad arguments, no memory for the
 /// table, unreadable files) or the output could not be written.
 pub const FAILED: u8 = 2;
+
+/// Whether file descriptor 1 was closed when the process started.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Looks at stdout before Rust's runtime starts: the runtime opens
+/// /dev/null on a standard descriptor it finds closed, after which every
+/// write would succeed unseen. The constructors of an ELF program run
+/// before that start-up, and this is one of them.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[used]
+#[link_section = ".init_array"]
+static SEE_CLOSED_STDOUT: extern "C" fn() = see_closed_stdout;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+extern "C" fn see_closed_stdout() {
+    // SAFETY: F_GETFD only reads the descriptor's flags; it fails with
+    // EBADF when nothing is open on it.
+    let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
+/// Why no command can run when stdout was closed before the start
+/// (`score4 ... >&-`), if it was.
+pub fn closed_at_start() -> Option<&'static str> {
+    STDOUT_CLOSED
+        .load(Ordering::Relaxed)
+        .then_some("standard output is closed: there is nowhere to write the answers")
+}
 
 /// Why writing stopped.
 #[derive(Debug)]

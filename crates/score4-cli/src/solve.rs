@@ -3,13 +3,13 @@
 use std::ffi::OsString;
 use std::fmt::{self, Write as _};
 use std::io;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
-use score4::solver::{Question, Reply, Verdict};
+use score4::solver::{Analysis, Goal, Question, Reply, ScoreRange, Verdict};
 use score4::{default_table_mb, with_board_size, Position, Probe, SolveError, Solver};
 
-use crate::output::{self, Output, Stop, FAILED, OK, PARTLY};
+use crate::output::{self, Output, Stop, FAILED, OK, PARTLY, UNSETTLED};
 
 /// How a score reads, shown under `score4 solve --help`.
 const SCORES: &str = "\
@@ -30,7 +30,13 @@ Examples:
   $ score4 solve --best 4453
   4453 3 6 7
   $ score4 solve --explain 4453
-  4453: the first player (to move) loses to the second player's 20th disc (score -2); best moves 3, 6 and 7";
+  4453: the first player (to move) loses to the second player's 20th disc (score -2); best moves 3, 6 and 7
+
+With --timeout S, a position not settled in S seconds is printed with the
+bounds proven on its score by then, LO..HI (both included), where the
+score would be: `4 -3..5`; with --analyze, each column not settled is
+LO..HI (`4 1 -3..5 0 ...`); with --weak, the sign's bounds (`4 0..1`).
+The exit status is then 3, unless a position was refused (1).";
 
 /// Options of `score4 solve`.
 #[derive(clap::Args)]
@@ -67,12 +73,19 @@ pub struct Args {
     /// Transposition table size in MiB (a power of two is used as is,
     /// others are rounded down) [default: 4, or 32 with several threads;
     /// 256 for one thread on boards of more than 42 cells]
-    #[arg(long, value_name = "N", value_parser = crate::table_mb)]
+    #[arg(long, value_name = "N", value_parser = crate::table_mb, allow_negative_numbers = true)]
     table_mb: Option<usize>,
     /// Threads searching each position in the first half of the game together.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
     threads: u16,
+    /// Give each position at most S seconds (decimals allowed): one not
+    /// settled by then is printed with the bounds proven on its score,
+    /// LO..HI (see below), and the exit status is 3.
+    #[arg(long, value_name = "S", allow_negative_numbers = true,
+          conflicts_with_all = ["best", "explain", "probes"],
+          value_parser = |s: &str| crate::seconds(s, 0.001..=MAX_TIMEOUT_S))]
+    timeout: Option<Duration>,
     /// Empty the table before each position, to measure each on its own
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
@@ -117,7 +130,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     // error naming the line. An argument is a position as a whole; a line
     // of stdin is read up to its first space.
     let mut answer = |label: &str, number: usize, line: Result<&str, LineError>| {
-        let text = line.map_err(|e| e.to_string()).and_then(|line| {
+        let answered = line.map_err(|e| e.to_string()).and_then(|line| {
             let moves = if label == ARGUMENT {
                 whole_argument(line)?
             } else {
@@ -126,11 +139,20 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             solve_moves(&mut solver, &args, moves)
                 .map_err(|why| format!("{}: {why}", Quoted::new(moves)))
         });
-        let text = text.unwrap_or_else(|why| {
-            output::error(format_args!("{label} {number}: {why}"));
-            status = PARTLY;
-            String::new()
-        });
+        let text = match answered {
+            Ok((text, settled)) => {
+                // A refusal says more than a position left unsettled.
+                if !settled && status == OK {
+                    status = UNSETTLED;
+                }
+                text
+            }
+            Err(why) => {
+                output::error(format_args!("{label} {number}: {why}"));
+                status = PARTLY;
+                String::new()
+            }
+        };
         out.line(&text)
     };
     let written: Result<(), Stop> = if args.positions.is_empty() {
@@ -172,6 +194,13 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     }
 }
 
+/// The longest `--timeout`, in seconds: a week.
+const MAX_TIMEOUT_S: f64 = 604_800.0;
+
+/// How often a search under `--timeout` reports while no bound narrows:
+/// never, as nothing reads the reports (the goal says when to stop).
+const TIMEOUT_TICK: Duration = Duration::from_secs(3600);
+
 /// How errors name a position given as an argument.
 const ARGUMENT: &str = "argument";
 
@@ -206,12 +235,13 @@ fn question(args: &Args) -> Question {
     }
 }
 
-/// The output line for one position, or why it cannot be solved.
+/// The output line for one position and whether it is settled (not
+/// only bounded, under `--timeout`), or why it cannot be solved.
 fn solve_moves<const W: usize, const H: usize>(
     solver: &mut Solver<W, H>,
     args: &Args,
     moves: &str,
-) -> Result<String, String> {
+) -> Result<(String, bool), String> {
     let p = Position::<W, H>::parse(moves).map_err(|e| e.to_string())?;
     SolveError::check(&p).map_err(|e| e.to_string())?;
     if args.fresh_table {
@@ -219,12 +249,23 @@ fn solve_moves<const W: usize, const H: usize>(
     }
     solver.reset_nodes();
     let start = Instant::now();
-    let reply = solver.answer(&p, question(args));
-    let micros = start.elapsed().as_micros();
-    let mut text = match reply {
-        Reply::Best { score, moves: best } if args.explain => explain(&p, moves, score, &best)?,
-        _ => format!("{moves}{}", Columns(&reply)),
+    let (mut text, settled) = match args.timeout {
+        Some(timeout) => {
+            let (fields, settled) = bounded(solver, &p, args, start + timeout);
+            (format!("{moves}{fields}"), settled)
+        }
+        None => {
+            let reply = solver.answer(&p, question(args));
+            let text = match reply {
+                Reply::Best { score, moves: best } if args.explain => {
+                    explain(&p, moves, score, &best)?
+                }
+                _ => format!("{moves}{}", Columns(&reply)),
+            };
+            (text, true)
+        }
     };
+    let micros = start.elapsed().as_micros();
     if args.stats {
         write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
     }
@@ -239,7 +280,78 @@ fn solve_moves<const W: usize, const H: usize>(
             write!(text, " {alpha}..{beta}={result}/{nodes}").map_err(|e| e.to_string())?;
         }
     }
-    Ok(text)
+    Ok((text, settled))
+}
+
+/// The fields after the position under `--timeout`, and whether they are
+/// settled: what the question asks, as far as the anytime analysis proves
+/// it by `deadline`. It stops as soon as the answer is settled: the
+/// position's score (or its sign) needs only the best column's exact
+/// score and the others' bounds under it.
+fn bounded<const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    p: &Position<W, H>,
+    args: &Args,
+    deadline: Instant,
+) -> (String, bool) {
+    let of_position = |r: ScoreRange| if args.weak { sign_range(r) } else { r };
+    let settled = |a: &Analysis<W>| {
+        if args.analyze {
+            a.done
+        } else {
+            a.score().is_some_and(|r| of_position(r).exact().is_some())
+        }
+    };
+    if !args.analyze {
+        // A position of the book needs no search, as without --timeout.
+        if let Some(score) = solver.book().and_then(|book| book.score(p)) {
+            let r = of_position(ScoreRange {
+                lower: score,
+                upper: score,
+            });
+            return (format!(" {}", Range(r)), true);
+        }
+    }
+    let goal = match (args.analyze, args.weak) {
+        (true, _) => Goal::Everything,
+        (false, true) => Goal::Sign,
+        (false, false) => Goal::Score,
+    };
+    let analysis = solver.analyze_anytime(p, goal, Some(deadline), TIMEOUT_TICK, |_| {});
+    let fields = if args.analyze {
+        analysis
+            .columns
+            .iter()
+            .map(|c| c.map_or(" -".to_string(), |r| format!(" {}", Range(r))))
+            .collect()
+    } else {
+        // A game that goes on has a column to play.
+        analysis
+            .score()
+            .map_or(String::new(), |r| format!(" {}", Range(of_position(r))))
+    };
+    (fields, settled(&analysis))
+}
+
+/// The bounds on the sign (1, 0 or -1) that bounds on a score give.
+fn sign_range(r: ScoreRange) -> ScoreRange {
+    ScoreRange {
+        lower: r.lower.signum(),
+        upper: r.upper.signum(),
+    }
+}
+
+/// A range as `solve --timeout` prints it: the score once exact, else
+/// `LO..HI`.
+struct Range(ScoreRange);
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.exact() {
+            Some(score) => write!(f, "{score}"),
+            None => write!(f, "{}..{}", self.0.lower, self.0.upper),
+        }
+    }
 }
 
 /// A reply as the fields after the position: ` SCORE`, the score of

@@ -67,7 +67,7 @@ pub struct SplitArgs {
     #[arg(value_name = "ROOT")]
     root: String,
     /// How many moves below the root the independent searches start.
-    #[arg(long, value_name = "D", default_value_t = 2,
+    #[arg(long, value_name = "D", default_value_t = 2, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u32).range(0..=8))]
     depth: u32,
     #[command(flatten)]
@@ -98,10 +98,10 @@ impl Probing {
 pub struct SearchArgs {
     /// Transposition table size in MiB [default: 4, or 32 with several
     /// threads; 256 for one thread on boards of more than 42 cells].
-    #[arg(long, value_name = "N", value_parser = crate::table_mb)]
+    #[arg(long, value_name = "N", value_parser = crate::table_mb, allow_negative_numbers = true)]
     table_mb: Option<usize>,
     /// Threads searching each position together.
-    #[arg(long, value_name = "N", default_value_t = 1,
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true,
           value_parser = clap::value_parser!(u16).range(1..=crate::MAX_THREADS))]
     threads: u16,
     #[command(flatten)]

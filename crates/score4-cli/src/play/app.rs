@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use score4::game::Game;
-use score4::play::{choose, ChooseError, Opponent};
+use score4::play::{choose_until, Choice, ChooseError, Opponent};
 use score4::rng::Rng;
-use score4::solver::{Player, Stopped, DEFAULT_TABLE_MB};
+use score4::solver::{Analysis, Goal, Player, DEFAULT_TABLE_MB};
 use score4::{Solver, StopHandle, TableError};
 
 /// How a game starts.
@@ -23,7 +23,13 @@ pub struct Config {
     pub engine_first: bool,
     pub ascii: bool,
     pub seed: u64,
+    /// How long the opponent may think about a move.
+    pub budget: Duration,
 }
+
+/// How often the scores' search reports its progress while no score
+/// narrows.
+const PROGRESS_TICK: Duration = Duration::from_millis(200);
 
 /// What a key asks of the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,8 +40,8 @@ pub enum Reply {
 
 /// A search's answer, for the moves it was asked about.
 enum Answer<const W: usize> {
-    Move(Result<Option<usize>, ChooseError>),
-    Scores([Option<Result<i32, Stopped>>; W]),
+    Move(Result<Choice, ChooseError>),
+    Scores(Analysis<W>),
 }
 
 /// The solver and generator go to the search's thread and come back with
@@ -48,6 +54,8 @@ struct Busy<const W: usize, const H: usize> {
     /// Whether it chooses the opponent's move (else it scores the columns).
     move_search: bool,
     done: Receiver<Returned<W, H>>,
+    /// What the scores' search has proven so far, as it narrows.
+    progress: Receiver<Analysis<W>>,
 }
 
 pub struct App<const W: usize, const H: usize> {
@@ -59,16 +67,33 @@ pub struct App<const W: usize, const H: usize> {
     pub hints: bool,
     /// The column Enter drops a disc in (0-based).
     pub cursor: usize,
-    /// The scores of the position now, once searched: `None` for a full
-    /// column, `Err` for one not settled.
-    pub scores: Option<[Option<Result<i32, Stopped>>; W]>,
+    /// What is proven of the scores of the position now, once its search
+    /// has begun: each column's range, narrowed as the search goes.
+    pub analysis: Option<Analysis<W>>,
     /// One line for the player: the last error, or the last reply's time.
     pub message: String,
     pub ascii: bool,
+    pub budget: Duration,
     /// The solver and generator when no search holds them.
     idle: Option<(Solver<W, H>, Rng)>,
     stop: StopHandle,
     busy: Option<Busy<W, H>>,
+}
+
+/// Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
+fn is_chord(key: KeyEvent) -> bool {
+    let chord = KeyModifiers::CONTROL
+        | KeyModifiers::ALT
+        | KeyModifiers::SUPER
+        | KeyModifiers::HYPER
+        | KeyModifiers::META;
+    key.modifiers.intersects(chord)
+}
+
+/// `q`, or Ctrl-C (raw mode reads it as a key).
+fn quits(key: KeyEvent) -> bool {
+    let ctrl_c = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    ctrl_c || (!is_chord(key) && key.code == KeyCode::Char('q'))
 }
 
 impl<const W: usize, const H: usize> App<W, H> {
@@ -91,9 +116,10 @@ impl<const W: usize, const H: usize> App<W, H> {
             engine,
             hints: false,
             cursor: W / 2,
-            scores: None,
+            analysis: None,
             message: String::new(),
             ascii: config.ascii,
+            budget: config.budget,
             stop: solver.stop_handle(),
             idle: Some((solver, Rng::new(config.seed))),
             busy: None,
@@ -120,22 +146,25 @@ impl<const W: usize, const H: usize> App<W, H> {
         !self.game.is_over() && self.engine == Some(self.game.to_move())
     }
 
+    /// What `key` does while the game cannot be seen (its window too
+    /// small): it quits, or nothing; a move made unseen, or an opponent's
+    /// reply to it, would be a surprise when the board is shown again.
+    pub fn unseen_key(&self, key: KeyEvent) -> Reply {
+        if quits(key) {
+            Reply::Quit
+        } else {
+            Reply::Continue
+        }
+    }
+
     pub fn key(&mut self, key: KeyEvent) -> Reply {
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        if ctrl && key.code == KeyCode::Char('c') {
+        if quits(key) {
             return Reply::Quit;
         }
-        // Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
-        let chord = KeyModifiers::CONTROL
-            | KeyModifiers::ALT
-            | KeyModifiers::SUPER
-            | KeyModifiers::HYPER
-            | KeyModifiers::META;
-        if key.modifiers.intersects(chord) {
+        if is_chord(key) {
             return Reply::Continue;
         }
         match key.code {
-            KeyCode::Char('q') => return Reply::Quit,
             KeyCode::Char(d @ '1'..='9') => {
                 let col = usize::from(d as u8 - b'1');
                 if col < W {
@@ -206,7 +235,7 @@ impl<const W: usize, const H: usize> App<W, H> {
     /// The position changed: its scores are not known yet.
     fn changed(&mut self) {
         self.cancel();
-        self.scores = None;
+        self.analysis = None;
         self.next();
     }
 
@@ -216,7 +245,7 @@ impl<const W: usize, const H: usize> App<W, H> {
             return;
         }
         let move_search = self.engine_to_move();
-        if !move_search && (!self.hints || self.scores.is_some()) {
+        if !move_search && (!self.hints || self.analysis.is_some_and(|a| a.done)) {
             return;
         }
         let Some((mut solver, mut rng)) = self.idle.take() else {
@@ -225,14 +254,27 @@ impl<const W: usize, const H: usize> App<W, H> {
         let p = *self.game.position();
         let moves = self.game.notation();
         let opponent = self.opponent;
+        let deadline = Instant::now() + self.budget;
         let (tx, rx) = mpsc::channel();
+        let (progress_tx, progress_rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("score4-play-search".into())
             .spawn(move || {
                 let answer = if move_search {
-                    Answer::Move(choose(&mut solver, &p, &opponent, &mut rng, None))
+                    let chosen = choose_until(&mut solver, &p, &opponent, &mut rng, Some(deadline));
+                    Answer::Move(chosen)
                 } else {
-                    Answer::Scores(solver.analyze_until(&p, None))
+                    // Every column's range as it narrows, for as long as
+                    // it takes: the player moving on stops it.
+                    Answer::Scores(solver.analyze_anytime(
+                        &p,
+                        Goal::Everything,
+                        None,
+                        PROGRESS_TICK,
+                        |a| {
+                            let _ = progress_tx.send(*a);
+                        },
+                    ))
                 };
                 // The receiver is gone only when the game has ended.
                 let _ = tx.send((solver, rng, moves, answer));
@@ -243,6 +285,7 @@ impl<const W: usize, const H: usize> App<W, H> {
                     started: Instant::now(),
                     move_search,
                     done: rx,
+                    progress: progress_rx,
                 });
             }
             Err(e) => self.message = format!("cannot start the search: {e}"),
@@ -252,6 +295,10 @@ impl<const W: usize, const H: usize> App<W, H> {
     /// Takes a finished search's answer, if there is one.
     pub fn poll(&mut self) {
         let Some(busy) = &self.busy else { return };
+        // The busy search is for the position now: a move cancels it.
+        if let Some(latest) = busy.progress.try_iter().last() {
+            self.analysis = Some(latest);
+        }
         match busy.done.try_recv() {
             Ok(returned) => {
                 let took = busy.started.elapsed();
@@ -286,19 +333,31 @@ impl<const W: usize, const H: usize> App<W, H> {
         // An answer for a position the player has left is dropped.
         if moves == self.game.notation() {
             match answer {
-                Answer::Scores(scores) => self.scores = Some(scores),
-                Answer::Move(Ok(Some(col))) => {
+                Answer::Scores(analysis) => self.analysis = Some(analysis),
+                Answer::Move(Ok(Choice {
+                    column: Some(col),
+                    proven,
+                })) => {
                     if self.game.play(col).is_ok() {
-                        self.scores = None;
-                        self.message = format!(
-                            "{} played {} in {:.2} s",
-                            self.opponent,
-                            col + 1,
-                            took.as_secs_f64()
-                        );
+                        self.analysis = None;
+                        self.message = if proven {
+                            format!(
+                                "{} played {} in {:.2} s",
+                                self.opponent,
+                                col + 1,
+                                took.as_secs_f64()
+                            )
+                        } else {
+                            format!(
+                                "{} played {} (not proven in {} s)",
+                                self.opponent,
+                                col + 1,
+                                self.budget.as_secs_f64()
+                            )
+                        };
                     }
                 }
-                Answer::Move(Ok(None)) => {}
+                Answer::Move(Ok(Choice { column: None, .. })) => {}
                 Answer::Move(Err(e)) => self.message = e.to_string(),
             }
         }

@@ -9,11 +9,13 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
-use score4::play::{told, Told};
-use score4::solver::Player;
+use score4::play::{range_words, told, Opponent, Told};
+use score4::solver::{Player, ScoreRange};
+use score4::Position;
 
 use super::app::App;
 
@@ -22,6 +24,19 @@ const ORANGE: Color = Color::Rgb(230, 159, 0);
 const GREEN: Color = Color::Rgb(0, 158, 115);
 const VERMILION: Color = Color::Rgb(213, 94, 0);
 const GREY: Color = Color::Rgb(150, 150, 150);
+
+/// A panel's frame in `--ascii`: ratatui's are drawn with box-drawing
+/// characters.
+const ASCII_BORDER: border::Set = border::Set {
+    top_left: "+",
+    top_right: "+",
+    bottom_left: "+",
+    bottom_right: "+",
+    vertical_left: "|",
+    vertical_right: "|",
+    horizontal_top: "-",
+    horizontal_bottom: "-",
+};
 
 /// Characters per column on the board.
 const CELL: usize = 4;
@@ -48,6 +63,25 @@ impl Look {
         }
     }
 
+    /// A panel's frame, titled.
+    fn panel<'a>(&self, title: &'a str) -> Block<'a> {
+        let block = Block::bordered().title(title);
+        if self.ascii {
+            block.border_set(ASCII_BORDER)
+        } else {
+            block
+        }
+    }
+
+    /// What separates the parts of the title line.
+    fn dot(&self) -> &'static str {
+        if self.ascii {
+            "|"
+        } else {
+            "·"
+        }
+    }
+
     fn colour(&self, colour: Color) -> Style {
         if self.ascii {
             Style::default()
@@ -63,12 +97,14 @@ impl Look {
         })
     }
 
-    fn score(&self, told: Told) -> Style {
-        self.colour(match told {
-            Told::Win(_) => GREEN,
-            Told::Draw => GREY,
-            Told::Loss(_) => VERMILION,
-        })
+    /// A range's colour: its outcome's, once that is proven.
+    fn range(&self, range: ScoreRange) -> Style {
+        match range.weak() {
+            Some(1) => self.colour(GREEN),
+            Some(0) => self.colour(GREY),
+            Some(_) => self.colour(VERMILION),
+            None => Style::default(),
+        }
     }
 }
 
@@ -90,14 +126,57 @@ fn short(told: Told) -> String {
     }
 }
 
+/// A range under its column, in four cells: exact as [`short`]; else
+/// "W.." or "L.." once a win or a loss is proven, "D+" for a draw or
+/// better, "D-" for not a win, and "?" before anything is proven.
+fn short_range<const W: usize, const H: usize>(p: &Position<W, H>, range: ScoreRange) -> String {
+    if let Some(t) = range.exact().and_then(|s| told(p, s)) {
+        return short(t);
+    }
+    match range.weak() {
+        Some(1) => "W..",
+        Some(-1) => "L..",
+        _ if range.lower == 0 => "D+",
+        _ if range.upper == 0 => "D-",
+        _ => "?",
+    }
+    .to_string()
+}
+
+/// A count of positions, short: 950, 12.3k, 4.5M.
+fn positions(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// The rows of the board's panel with its frame, numbers, cursor and
+/// scores; or of the side panel's list of every column's score, if longer.
+const fn middle_rows<const W: usize, const H: usize>() -> u16 {
+    let board = H + 5;
+    let side = W + 7;
+    (if board > side { board } else { side }) as u16
+}
+
+/// The smallest window the game is drawn in, in cells across and down.
+pub const fn needs<const W: usize, const H: usize>() -> (u16, u16) {
+    ((W * CELL + 3) as u16 + 24, middle_rows::<W, H>() + 4)
+}
+
+/// Whether a window of `width` x `height` is too small to draw the game.
+pub fn too_small<const W: usize, const H: usize>(width: u16, height: u16) -> bool {
+    let (need_w, need_h) = needs::<W, H>();
+    width < need_w || height < need_h
+}
+
 pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     let look = Look { ascii: app.ascii };
-    // The board's rows with its frame, numbers, cursor and scores; or the
-    // side panel's list of every column's score, if longer.
-    let middle_rows = (H + 5).max(W + 7) as u16;
-    let (need_w, need_h) = ((W * CELL + 3) as u16 + 24, middle_rows + 4);
+    let middle_rows = middle_rows::<W, H>();
+    let (need_w, need_h) = needs::<W, H>();
     let area = f.area();
-    if area.width < need_w || area.height < need_h {
+    if too_small::<W, H>(area.width, area.height) {
         f.render_widget(
             Paragraph::new(format!(
                 "The terminal is {}x{}; a {W}x{H} board needs {need_w}x{need_h}. \
@@ -139,7 +218,7 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
                 " score4 play ",
                 Style::default().add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!("· {size} · {vs}")),
+            Span::raw(format!("{dot} {size} {dot} {vs}", dot = look.dot())),
         ])),
         title,
     );
@@ -221,22 +300,18 @@ fn draw_board<const W: usize, const H: usize>(
     // Each column's score under it, when shown.
     if app.hints {
         let spans: Vec<Span> = (0..W)
-            .map(|col| match app.scores.as_ref().map(|s| s[col]) {
+            .map(|col| match app.analysis.as_ref().map(|a| a.columns[col]) {
                 None => Span::raw(" ..."),
                 Some(None) => Span::raw(" -  "),
-                Some(Some(Err(_))) => Span::raw(" ?  "),
-                Some(Some(Ok(score))) => match told(game.position(), score) {
-                    Some(t) => Span::styled(format!("{:<4}", short(t)), look.score(t)),
-                    None => Span::raw(" ?  "),
-                },
+                Some(Some(range)) => Span::styled(
+                    format!("{:<4}", short_range(game.position(), range)),
+                    look.range(range),
+                ),
             })
             .collect();
         lines.push(Line::from(spans));
     }
-    f.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(" board ")),
-        area,
-    );
+    f.render_widget(Paragraph::new(lines).block(look.panel(" board ")), area);
 }
 
 fn draw_side<const W: usize, const H: usize>(
@@ -263,26 +338,39 @@ fn draw_side<const W: usize, const H: usize>(
             "scores for the side to move",
             Style::default().add_modifier(Modifier::BOLD),
         ));
-        match &app.scores {
+        match &app.analysis {
             None => lines.push(Line::raw("thinking...")),
-            Some(scores) => {
-                let best = scores.iter().flatten().flatten().max().copied();
-                for (col, s) in scores.iter().enumerate() {
-                    let (text, style) = match s {
+            Some(analysis) => {
+                // A best move is starred once proven: its score exact and
+                // the position's, which no other column can pass.
+                let best = analysis.score().and_then(ScoreRange::exact);
+                let p = app.game.position();
+                for (col, range) in analysis.columns.iter().enumerate() {
+                    let (text, style) = match range {
                         None => ("-".to_string(), Style::default()),
-                        Some(Err(_)) => ("? (not settled)".to_string(), Style::default()),
-                        Some(Ok(score)) => match told(app.game.position(), *score) {
-                            Some(t) => {
-                                let star = if Some(*score) == best { " *" } else { "" };
-                                (format!("{t}{star}"), look.score(t))
-                            }
-                            None => ("?".to_string(), Style::default()),
-                        },
+                        Some(range) => {
+                            let star = if best.is_some() && range.exact() == best {
+                                " *"
+                            } else {
+                                ""
+                            };
+                            (
+                                format!("{}{star}", range_words(p, *range)),
+                                look.range(*range),
+                            )
+                        }
                     };
                     lines.push(Line::from(vec![
                         Span::raw(format!("{}  ", col + 1)),
                         Span::styled(text, style),
                     ]));
+                }
+                if !analysis.done {
+                    lines.push(Line::raw(format!(
+                        "proving: {} positions, {:.1} s",
+                        positions(analysis.nodes),
+                        analysis.elapsed.as_secs_f64()
+                    )));
                 }
             }
         }
@@ -290,7 +378,7 @@ fn draw_side<const W: usize, const H: usize>(
     f.render_widget(
         Paragraph::new(lines)
             .wrap(Wrap { trim: true })
-            .block(Block::bordered().title(" game ")),
+            .block(look.panel(" game ")),
         area,
     );
 }
@@ -317,16 +405,21 @@ fn status_line<'a, const W: usize, const H: usize>(app: &App<W, H>, look: &Look)
         };
     }
     if let Some((took, move_search)) = app.thinking() {
-        let what = if move_search {
-            format!("{} is thinking", app.opponent)
+        let text = if move_search {
+            // The classic engine's levels are searched whole, with no budget.
+            let of = match app.opponent {
+                Opponent::Classic { .. } => String::new(),
+                _ => format!(" of {} s", app.budget.as_secs_f64()),
+            };
+            format!(
+                " {} is thinking... {:.1} s{of}",
+                app.opponent,
+                took.as_secs_f64()
+            )
         } else {
-            "scoring the columns".to_string()
+            format!(" scoring the columns... {:.1} s", took.as_secs_f64())
         };
-        return Line::from(vec![
-            Span::raw(" "),
-            disc(who),
-            Span::raw(format!(" {what}... {:.1} s", took.as_secs_f64())),
-        ]);
+        return Line::from(vec![Span::raw(" "), disc(who), Span::raw(text)]);
     }
     let to_move = name(app, who);
     let text = if to_move == "you" {
@@ -344,7 +437,9 @@ mod tests {
     use ratatui::crossterm::event::{KeyCode, KeyEvent};
     use ratatui::Terminal;
     use score4::play::Opponent;
+    use score4::solver::Analysis;
     use score4::{Position, Solver};
+    use std::time::Duration;
 
     use score4::play::words;
 
@@ -362,6 +457,7 @@ mod tests {
             engine_first: false,
             ascii,
             seed: 1,
+            budget: Duration::from_secs(3),
         })
         .unwrap();
         app.settle();
@@ -437,6 +533,85 @@ mod tests {
         let a = app::<7, 6>("445566", Opponent::Perfect, false);
         // The perfect opponent (second) does not win here: it is "you" to move.
         assert!(text(&render(&a, 80, 24)).contains("your move"));
+    }
+
+    #[test]
+    fn ranges_are_told_in_words_as_they_are_proven() {
+        let mut a = app::<7, 6>("4453", Opponent::Human, true);
+        a.hints = true;
+        let r = |lower, upper| Some(ScoreRange { lower, upper });
+        let columns = [
+            r(0, 5),
+            r(-9, 0),
+            r(-2, -2),
+            r(-9, -2),
+            None,
+            r(1, 9),
+            r(-9, 9),
+        ];
+        let mut analysis = Analysis {
+            columns,
+            nodes: 1_234_567,
+            elapsed: Duration::from_millis(2500),
+            done: false,
+        };
+        a.analysis = Some(analysis);
+        let screen = text(&render(&a, 80, 24));
+        let p: Position<7, 6> = "4453".parse().unwrap();
+        for (col, range) in columns.iter().enumerate() {
+            let words = range.map_or("-".to_string(), |r| range_words(&p, r));
+            let line = format!("{}  {words}", col + 1);
+            assert!(screen.contains(&line), "{line:?} in\n{screen}");
+        }
+        // Under the columns: the same, short.
+        assert!(
+            screen.contains("|D+  D-  L18 L..  -  W.. ?    |"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("proving: 1.2M positions, 2.5 s"),
+            "{screen}"
+        );
+        // Nothing is starred before the position's score is proven.
+        assert!(!screen.contains(" *"), "{screen}");
+        // Once it is, the best moves are starred, the others' ranges
+        // still narrowing; done, the progress goes.
+        analysis.columns = [
+            r(-5, -5),
+            r(-9, -3),
+            r(-2, -2),
+            r(-9, -3),
+            None,
+            r(-9, -4),
+            r(-2, -2),
+        ];
+        a.analysis = Some(analysis);
+        let screen = text(&render(&a, 80, 24));
+        assert!(screen.contains("3  loss in 18 *"), "{screen}");
+        assert!(screen.contains("7  loss in 18 *"), "{screen}");
+        assert_eq!(screen.matches(" *").count(), 2, "{screen}");
+        assert!(screen.contains("proving: "), "{screen}");
+        analysis.done = true;
+        a.analysis = Some(analysis);
+        assert!(!text(&render(&a, 80, 24)).contains("proving"));
+    }
+
+    #[test]
+    fn ascii_draws_nothing_else() {
+        for (moves, hints) in [("", false), ("4453", true), ("4455667", false)] {
+            let mut a = app::<7, 6>(moves, Opponent::Human, true);
+            if hints {
+                a.key(KeyEvent::from(KeyCode::Char('h')));
+                a.settle();
+            }
+            for (w, h) in [(80, 24), (40, 10)] {
+                let screen = text(&render(&a, w, h));
+                assert!(screen.is_ascii(), "{moves} at {w}x{h}:\n{screen}");
+            }
+        }
+        // Unless asked for, the frames are drawn with ratatui's lines.
+        let a = app::<7, 6>("", Opponent::Human, false);
+        assert!(!text(&render(&a, 80, 24)).is_ascii());
     }
 
     #[test]

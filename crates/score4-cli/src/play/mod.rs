@@ -38,11 +38,18 @@ pub struct Args {
     /// Who moves first from the starting position.
     #[arg(long, value_enum, default_value = "you")]
     first: First,
-    /// Letters and no colour, for terminals without Unicode or colour.
+    /// ASCII only (letters, `+`, `-` and `|`) and no colour, for terminals
+    /// without Unicode or colour.
     #[arg(long)]
     ascii: bool,
+    /// How long the opponent may think about a move, in seconds: past it,
+    /// it plays the best move by what it has proven, and says the move is
+    /// not proven. The classic engine's levels take no budget.
+    #[arg(long, value_name = "SECONDS", default_value = "3", allow_negative_numbers = true,
+          value_parser = |s: &str| crate::seconds(s, 0.1..=MAX_BUDGET_S))]
+    budget: Duration,
     /// Seed of the fair and soft opponents' choices (repeatable games).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::seed)]
     seed: Option<u64>,
 }
 
@@ -73,6 +80,7 @@ pub fn run(args: Args) -> u8 {
         opponent,
         engine_first: args.first == First::Engine,
         ascii: args.ascii,
+        budget: args.budget,
         seed: args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -81,6 +89,39 @@ pub fn run(args: Args) -> u8 {
     };
     with_board_size!(size, play(config))
 }
+
+/// Ends the process when its terminal hangs up (its window closed, its
+/// connection dropped). Reading a terminal that is gone returns nothing at
+/// once, forever, and the key reader (crossterm's) then reads again
+/// without end, at full speed, never back in the loop that would see a
+/// signal; and there is no terminal left to give back.
+fn end_on_hang_up() {
+    let watch = || loop {
+        // No events asked for: poll(2) reports a hang-up or an error
+        // whatever is asked, and nothing else.
+        let mut tty = libc::pollfd {
+            fd: libc::STDIN_FILENO,
+            events: 0,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, alive for the call.
+        let ready = unsafe { libc::poll(&mut tty, 1, -1) };
+        if ready > 0 && tty.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
+            std::process::exit(OK.into());
+        }
+        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+    };
+    // Without the watch the game still plays; a hang-up then needs SIGKILL.
+    let _ = std::thread::Builder::new()
+        .name("score4-play-hang-up".into())
+        .spawn(watch);
+}
+
+/// The longest `--budget`, in seconds: an hour. A move is a wait at the
+/// keyboard; a longer analysis is `score4 solve`'s.
+const MAX_BUDGET_S: f64 = 3600.0;
 
 /// The largest window drawn, in cells each way: a frame takes memory for
 /// every cell, and a terminal may report any size.
@@ -123,10 +164,16 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
         return FAILED;
     }
     // SIGTERM, SIGHUP and SIGINT from outside (raw mode reads Ctrl-C as a
-    // key) end the game through the loop, which restores the terminal.
+    // key) end the game through the loop, which restores the terminal; a
+    // second one ends the process at once.
     let signalled = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&signalled);
-    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(OK.into());
+        }
+    });
+    end_on_hang_up();
     // ratatui's init enters raw mode and the alternate screen, and sets a
     // panic hook that restores the terminal before the message prints.
     let mut terminal = ratatui::init();
@@ -140,10 +187,16 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
                 return Err(io::Error::other(e));
             }
             terminal.draw(|f| draw::frame(f, &app))?;
+            let unseen = draw::too_small::<W, H>(size.width, size.height);
             // Short waits keep the thinking time on screen current.
             if event::poll(Duration::from_millis(if app.busy() { 100 } else { 1000 }))? {
                 if let Event::Key(key) = event::read()? {
-                    if key.kind != KeyEventKind::Release && app.key(key) == Reply::Quit {
+                    let reply = match key.kind {
+                        KeyEventKind::Release => Reply::Continue,
+                        _ if unseen => app.unseen_key(key),
+                        _ => app.key(key),
+                    };
+                    if reply == Reply::Quit {
                         return Ok(());
                     }
                 }

@@ -93,6 +93,29 @@ fn bad_files_are_named() {
 }
 
 #[test]
+fn a_file_without_positions_is_refused() {
+    let dir = score4_testkit::Scratch::new("bench-empty");
+    let good = repo_file("fixtures/solver/ply33-40.txt");
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "# no positions\n\n")] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.display().to_string();
+        for args in [&[path.as_str()][..], &["--json", &good, &path]] {
+            let out = bench(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            assert!(out.stdout.is_empty(), "{args:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains(name) && err.contains("no positions"), "{err}");
+        }
+    }
+    // Nor is a limit that takes none of a file's positions.
+    let out = bench(&["--limit", "0", &good]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--limit"));
+}
+
+#[test]
 fn impossible_table_sizes_are_refused_not_aborted() {
     for size in ["0", "99999999999", "lots"] {
         for command in ["bench", "solve"] {

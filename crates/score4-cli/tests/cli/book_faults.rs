@@ -357,27 +357,33 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
         assert!(!out.exists());
     }
     // A share forged to claim every 7x6 position (depth 42, no records):
-    // refused after listing a bounded number, under a memory limit too.
-    let forged = Book::from_entries(
-        BoardSize::STANDARD,
-        42,
-        Kind::Share { index: 1, count: 1 },
-        vec![],
-    );
-    let file = dir.join("forged.part");
-    fs::write(&file, forged.to_bytes()).unwrap();
-    let f = path(&file);
+    // refused before listing, as its depth could hold more positions than
+    // one machine lists; one of depth 12, which can be listed, is refused
+    // after listing a bounded number. Both under a memory limit too.
+    let forged = |depth: u32, name: &str| {
+        let share = Book::from_entries(
+            BoardSize::STANDARD,
+            depth,
+            Kind::Share { index: 1, count: 1 },
+            vec![],
+        );
+        let file = dir.join(name);
+        fs::write(&file, share.to_bytes()).unwrap();
+        path(&file)
+    };
+    let (deep, listable) = (forged(42, "forged.part"), forged(12, "forged12.part"));
     for (command, why) in [
-        (
-            format!("\"$1\" book check '{f}'"),
-            "too many for its 0 records",
-        ),
+        (format!("\"$1\" book check '{deep}'"), "may hold up to"),
         (
             format!(
-                "\"$1\" book merge '{f}' --out '{}'",
+                "\"$1\" book merge '{deep}' --out '{}'",
                 dir.join("m.book").display()
             ),
-            "more than",
+            "more than the 100000000 one machine lists",
+        ),
+        (
+            format!("\"$1\" book check '{listable}'"),
+            "too many for its 0 records",
         ),
     ] {
         let o = sh(
@@ -385,6 +391,36 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
             Duration::from_secs(60),
         );
         refused(&o, why);
+    }
+}
+
+#[test]
+fn a_depth_too_deep_to_list_is_refused_before_listing() {
+    let dir = scratch("deep");
+    // In 300 MB, where a listing of those depths runs out of memory
+    // (depth 14 of 7x6, just under the bound, is listed: see above).
+    for (board, depth) in [("7x6", "30"), ("7x6", "15"), ("8x5", "14"), ("4x4", "64")] {
+        let out = dir.join(format!("{board}-{depth}.book"));
+        let o = sh(
+            &format!(
+                "ulimit -v 300000; \"$1\" book build --board {board} --depth {depth} \\
+                 --threads 1 --table-mb 4 --out '{}'",
+                out.display()
+            ),
+            Duration::from_secs(120),
+        );
+        if board == "4x4" {
+            // Every position of 4x4 fits: its depth is the board's cells.
+            ok(&o);
+            continue;
+        }
+        refused(
+            &o,
+            &format!("a book of depth {depth} of {board} may hold up to"),
+        );
+        refused(&o, "more than the 100000000 one machine lists");
+        assert!(!out.exists());
+        assert!(!dir.join(format!("{board}-{depth}.book.partial")).exists());
     }
 }
 

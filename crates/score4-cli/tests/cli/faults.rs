@@ -1,6 +1,7 @@
-//! Output faults and hostile input, for every command: a closed stdout
-//! ends a command quietly, a full disk is one line on stderr and status 2,
-//! and nothing ever panics or echoes raw bytes.
+//! Output faults and hostile input, for every command: a stdout whose
+//! reader goes away ends a command quietly, a stdout closed from the start
+//! and a full disk are one line on stderr and status 2, and nothing ever
+//! panics or echoes raw bytes.
 //!
 //! Every command the binary has is in [`every_command`]: a command added
 //! later belongs there, so that it inherits these checks.
@@ -59,6 +60,7 @@ fn every_command() -> (Scratch, Vec<Case>) {
             "4453445544\n63534435444553512147632236572167167\n",
         ),
         case(&["solve", "--analyze", "--stats", A], ""),
+        case(&["solve", "--timeout", "60", "--analyze", A], ""),
         case(&["solve", "--best", A, "4453"], ""),
         case(
             &["solve", "--explain"],
@@ -132,6 +134,30 @@ fn a_closed_stdout_ends_every_command_quietly() {
         let o = run(&case, closed_pipe(), Stdio::piped());
         assert_eq!(o.status.code(), expected, "{:?}", case.args);
         assert!(o.stderr.is_empty(), "{:?}: {}", case.args, text(&o.stderr));
+    }
+}
+
+#[test]
+fn a_stdout_closed_from_the_start_refuses_every_command() {
+    let (_dir, cases) = every_command();
+    for case in cases {
+        // The shell closes descriptor 1 and runs the binary in its place.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(BIN)
+            .args(&case.args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("sh runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{:?}: {err}", case.args);
+        assert_eq!(
+            err, "score4: standard output is closed: there is nowhere to write the answers\n",
+            "{:?}",
+            case.args
+        );
     }
 }
 
@@ -297,6 +323,51 @@ fn usage_errors_are_one_line() {
             is_one_clean_line(&err) && err.starts_with("score4: "),
             "{args:?}: {err:?}"
         );
+    }
+}
+
+#[test]
+fn a_negative_number_names_the_option_and_its_range() {
+    let cases: [(&[&str], &str, &str); 10] = [
+        (
+            &["solve", "--table-mb", "-1", "4453"],
+            "--table-mb",
+            "from 1 to",
+        ),
+        (&["solve", "--threads", "-1", "4453"], "--threads", "1..="),
+        (&["bench", "--table-mb", "-1"], "--table-mb", "from 1 to"),
+        (&["bench", "--limit", "-1"], "--limit", "from 1 to"),
+        (
+            &["book", "build", "--depth", "-1", "--out", "x"],
+            "--depth",
+            "0..=64",
+        ),
+        (
+            &["book", "check", "x", "--sample", "-3"],
+            "--sample",
+            "from 0 to",
+        ),
+        (&["play", "--seed", "-1"], "--seed", "from 0 to"),
+        (
+            &["serve", "--budget-ms", "-1"],
+            "--budget-ms",
+            "from 1 to 600000",
+        ),
+        (&["split", "plan", "4", "--depth", "-1"], "--depth", "0..=8"),
+        (
+            &["solve", "--journal", "j", "--journal-min-work", "-5", "4"],
+            "--journal-min-work",
+            "from 1000 to",
+        ),
+    ];
+    for (args, option, range) in cases {
+        let o = Command::new(BIN).args(args).output().expect("runs");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        assert!(is_one_clean_line(&err), "{args:?}: {err:?}");
+        assert!(err.contains(&format!("'{option} <")), "{args:?}: {err}");
+        assert!(err.contains(range), "{args:?}: {err}");
     }
 }
 

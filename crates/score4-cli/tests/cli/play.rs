@@ -178,6 +178,11 @@ fn a_game_by_keys_with_undo_redo_and_scores() {
     s.press("q");
     assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
     s.assert_terminal_given_back();
+    // --ascii: every byte written, frames and discs included, is ASCII.
+    if let Some(i) = s.raw.iter().position(|&b| b >= 0x80) {
+        let near = &s.raw[i..(i + 40).min(s.raw.len())];
+        panic!("byte {i} is not ASCII: {:?}", String::from_utf8_lossy(near));
+    }
 }
 
 #[test]
@@ -202,15 +207,79 @@ fn keys_with_control_or_alt_drop_no_disc() {
 
 #[test]
 fn a_termination_signal_gives_the_terminal_back() {
-    let mut s = Session::two_players();
-    let pid = s.child.process_id().expect("a process id");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &pid.to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
-    s.assert_terminal_given_back();
+    for signal in ["-TERM", "-HUP"] {
+        let mut s = Session::two_players();
+        let pid = s.child.process_id().expect("a process id");
+        let killed = std::process::Command::new("kill")
+            .args([signal, &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(s.wait_exit(Duration::from_secs(10)), 0, "{signal}");
+        s.assert_terminal_given_back();
+    }
+}
+
+#[test]
+fn a_terminal_that_goes_away_ends_the_game() {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pseudo-terminal");
+    let mut cmd = CommandBuilder::new(BIN);
+    cmd.args(["play", "--opponent", "human"]);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair.slave.spawn_command(cmd).expect("starts");
+    drop(pair.slave);
+    // Read through the master's own descriptor, not a copy: dropping the
+    // master then closes the terminal's other side.
+    let fd = pair.master.as_raw_fd().expect("a descriptor");
+    let mut screen = vt100::Parser::new(
+        NonZeroU16::new(24).unwrap(),
+        NonZeroU16::new(80).unwrap(),
+        0,
+    );
+    let start = Instant::now();
+    while !screen.screen().contents().contains("first player to move") {
+        assert!(start.elapsed() < Duration::from_secs(30), "not drawn");
+        let mut tty = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let mut buf = [0u8; 4096];
+        // SAFETY: one pollfd and a buffer of its stated length, both alive
+        // for the calls; `fd` is the master's, open until it is dropped below.
+        let n = unsafe {
+            if libc::poll(&mut tty, 1, 50) > 0 {
+                libc::read(fd, buf.as_mut_ptr().cast(), buf.len())
+            } else {
+                0
+            }
+        };
+        if n > 0 {
+            screen.process(&buf[..n as usize]);
+        }
+    }
+    drop(pair.master);
+    // The game ends by itself: it used to read nothing from the gone
+    // terminal at full speed, deaf to SIGTERM and SIGHUP, until killed.
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still running 10 s after its terminal went away");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.exit_code(), 0);
 }
 
 #[test]
@@ -240,6 +309,43 @@ fn a_window_too_large_to_draw_ends_the_game_with_one_line() {
 }
 
 #[test]
+fn keys_do_nothing_but_quit_while_the_board_cannot_be_seen() {
+    let mut s = Session::start_sized(&["--opponent", "perfect"], 10, 40);
+    s.wait_for("Enlarge it");
+    // Moves, the scores, undo and a new game: none is played unseen, and
+    // so the opponent has nothing to reply to.
+    s.press("4\x1b[C\rh5un");
+    std::thread::sleep(Duration::from_millis(300));
+    s.master
+        .resize(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    s.wait_for("your move");
+    let screen = s.contents();
+    assert!(screen.contains("moves (0)"), "{screen}");
+    assert!(!screen.contains("scores for the side to move"), "{screen}");
+    assert!(!screen.contains("played"), "{screen}");
+    // Once seen, the keys play again; q quits whatever the size.
+    s.press("4");
+    s.wait_for("perfect played");
+    s.master
+        .resize(PtySize {
+            rows: 10,
+            cols: 40,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+}
+
+#[test]
 fn the_opponent_replies() {
     let mut s = Session::start(&["--opponent", "perfect"]);
     s.wait_for("your move");
@@ -252,6 +358,59 @@ fn the_opponent_replies() {
     s.wait_for("none yet");
     s.press("q");
     assert_eq!(s.wait_exit(Duration::from_secs(5)), 0);
+}
+
+#[test]
+fn the_opponent_plays_within_its_budget_and_says_so() {
+    // The empty 8x7 board takes the solver minutes: half a second proves
+    // no move, and the opponent plays the best by what it proved.
+    let mut s = Session::start(&["--board", "8x7", "--first", "engine", "--budget", "0.5"]);
+    s.wait_for("of 0.5 s");
+    s.wait_for("(not proven in 0.5 s)");
+    s.wait_for("your move");
+    assert!(s.contents().contains("moves (1)"), "{}", s.contents());
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+    // A budget is a number of seconds in range.
+    for budget in ["0", "-1", "soon", "7200"] {
+        let mut s = Session::start(&["--budget", budget]);
+        assert_eq!(s.wait_exit(Duration::from_secs(10)), 2, "{budget}");
+        let said = String::from_utf8_lossy(&s.raw).to_string();
+        assert!(said.contains("--budget"), "{budget}: {said}");
+        assert!(said.contains("from 0.1 to 3600"), "{budget}: {said}");
+    }
+}
+
+#[test]
+fn the_scores_show_what_is_proven_as_it_is_proven() {
+    // On the empty 8x7 board nothing is proven for a long while: the
+    // columns say so, and the search's progress goes on on screen.
+    let mut s = Session::start(&["--board", "8x7", "--opponent", "human"]);
+    s.wait_for("first player to move");
+    s.press("h");
+    s.wait_for("proving: ");
+    s.wait_for("1  not proven yet");
+    let progress = |s: &Session| {
+        s.contents()
+            .lines()
+            .find(|l| l.contains("proving: "))
+            .map(str::to_string)
+    };
+    let first = progress(&s);
+    let start = Instant::now();
+    while progress(&s) == first {
+        assert!(start.elapsed() < Duration::from_secs(30), "{first:?}");
+        if let Ok(bytes) = s.output.recv_timeout(Duration::from_millis(50)) {
+            s.screen.process(&bytes);
+            s.raw.extend_from_slice(&bytes);
+        }
+    }
+    // Moving on stops that search and starts the next position's.
+    s.press("4");
+    s.wait_for("moves (1)");
+    s.wait_for("proving: ");
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
 }
 
 #[test]

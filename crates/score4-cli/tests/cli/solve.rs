@@ -445,3 +445,167 @@ fn help_explains_scores_and_its_examples_are_what_solve_prints() {
     }
     assert!(run >= 3, "{examples}");
 }
+
+/// The first `n` positions of a fixture set, with their labels.
+fn fixture(name: &str, n: usize) -> Vec<(String, i32)> {
+    let path = format!(
+        "{}/../../fixtures/solver/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(path)
+        .expect("the fixture")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(n)
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').expect("MOVES SCORE");
+            (moves.to_string(), score.trim().parse().expect("a score"))
+        })
+        .collect()
+}
+
+/// A field of `solve --timeout`: the bounds it states, and whether it is
+/// one score.
+fn bounds(field: &str) -> ((i32, i32), bool) {
+    match field.split_once("..") {
+        Some((lo, hi)) => {
+            let range = (lo.parse().expect("LO"), hi.parse().expect("HI"));
+            assert!(range.0 < range.1, "{field}: an empty or exact range");
+            (range, false)
+        }
+        None => {
+            let s = field.parse().expect("a score");
+            ((s, s), true)
+        }
+    }
+}
+
+#[test]
+fn timeout_with_time_to_spare_answers_as_without() {
+    let mut positions: Vec<String> = fixture("ply15-22.txt", 4)
+        .into_iter()
+        .chain(fixture("ply33-40.txt", 4))
+        .map(|(m, _)| m)
+        .collect();
+    // Positions of the book, answered from it.
+    positions.extend(["4453", "", "445566"].map(String::from));
+    let positions: Vec<&str> = positions.iter().map(String::as_str).collect();
+    for flags in [&[][..], &["--weak"], &["--analyze"]] {
+        let plain = solve(&[flags, &positions[..]].concat(), None);
+        let timed = solve(
+            &[flags, &["--timeout", "600"], &positions[..]].concat(),
+            None,
+        );
+        assert_eq!(stdout(&timed), stdout(&plain), "{flags:?}");
+        assert_eq!(timed.status.code(), Some(0), "{flags:?}");
+    }
+}
+
+#[test]
+fn timeout_prints_bounds_that_hold_the_score() {
+    // Searches of a few hundred milliseconds each, cut at 20 ms: each is
+    // settled or not by then depending on the machine, and whichever it
+    // is, what is printed must hold the exact score.
+    let set = fixture("ply9-14.txt", 6);
+    let positions: Vec<&str> = set.iter().map(|(m, _)| m.as_str()).collect();
+    let exact = solve(&[&["--analyze"], &positions[..]].concat(), None);
+    let exact: Vec<Vec<String>> = stdout(&exact)
+        .lines()
+        .map(|l| l.split(' ').skip(1).map(String::from).collect())
+        .collect();
+    for flags in [&[][..], &["--weak"], &["--analyze"]] {
+        let o = solve(
+            &[flags, &["--timeout", "0.02"], &positions[..]].concat(),
+            None,
+        );
+        let out = stdout(&o);
+        let mut all_settled = true;
+        for (i, line) in out.lines().enumerate() {
+            let (moves, label) = &set[i];
+            let fields: Vec<&str> = line.split(' ').collect();
+            assert_eq!(fields[0], moves, "{line}");
+            let truths: Vec<Option<i32>> = if flags == ["--analyze"] {
+                exact[i].iter().map(|s| s.parse().ok()).collect()
+            } else if flags == ["--weak"] {
+                vec![Some(label.signum())]
+            } else {
+                vec![Some(*label)]
+            };
+            assert_eq!(fields.len() - 1, truths.len(), "{line}");
+            for (field, truth) in fields[1..].iter().zip(truths) {
+                match truth {
+                    None => assert_eq!(*field, "-", "{line}"),
+                    Some(truth) => {
+                        let ((lo, hi), settled) = bounds(field);
+                        assert!((lo..=hi).contains(&truth), "{line}: {truth}");
+                        all_settled &= settled;
+                    }
+                }
+            }
+        }
+        assert_eq!(out.lines().count(), set.len(), "{out}");
+        let expected = if all_settled { 0 } else { 3 };
+        assert_eq!(o.status.code(), Some(expected), "{flags:?}: {out}");
+    }
+}
+
+#[test]
+fn timeout_on_a_position_of_hours_prints_its_bounds() {
+    // The empty 8x7 board: a first player's win with the 53rd disc, by the
+    // published results, which take the solver hours.
+    let published = std::fs::read_to_string(format!(
+        "{}/../../fixtures/board-sizes.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let disc: i32 = published
+        .lines()
+        .find_map(|l| l.strip_prefix("8x7 first "))
+        .expect("8x7 in the published results")
+        .trim()
+        .parse()
+        .unwrap();
+    let score = 1 + (56 - disc) / 2;
+    let o = solve(&["--board", "8x7", "--timeout", "0.2", ""], None);
+    assert_eq!(o.status.code(), Some(3));
+    let out = stdout(&o);
+    let field = out.trim_start().trim_end();
+    let ((lo, hi), settled) = bounds(field);
+    assert!(!settled && (lo..=hi).contains(&score), "{out}");
+    // The sign's bounds, and every column's.
+    let o = solve(&["--board", "8x7", "--timeout", "0.2", "--weak", ""], None);
+    assert_eq!(o.status.code(), Some(3));
+    let ((lo, hi), _) = bounds(stdout(&o).trim());
+    assert!(-1 <= lo && lo < hi && hi <= 1 && hi == 1, "{}", stdout(&o));
+    let o = solve(
+        &["--board", "8x7", "--timeout", "0.2", "--analyze", "4"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let out = stdout(&o);
+    let fields: Vec<&str> = out.trim_end().split(' ').collect();
+    assert_eq!(fields.len(), 9, "{out}");
+    assert!(fields[1..].iter().any(|f| f.contains("..")), "{out}");
+    // A position refused besides: its status says more than one unsettled.
+    let o = solve(&["--board", "8x7", "--timeout", "0.2", "", "9"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().nth(1), Some(""));
+}
+
+#[test]
+fn timeout_takes_seconds_and_a_question_it_can_bound() {
+    for (args, words) in [
+        (&["--timeout", "0", "4"][..], "from 0.001 to 604800"),
+        (&["--timeout", "-1", "4"], "from 0.001 to 604800"),
+        (&["--timeout", "soon", "4"], "from 0.001 to 604800"),
+        (&["--timeout", "1", "--best", "4"], "cannot be used with"),
+        (&["--timeout", "1", "--explain", "4"], "cannot be used with"),
+        (&["--timeout", "1", "--probes", "4"], "cannot be used with"),
+    ] {
+        let o = solve(args, None);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("--timeout") && err.contains(words), "{err}");
+    }
+}

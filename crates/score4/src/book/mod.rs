@@ -9,6 +9,8 @@
 //! - [`plan`]: what a book holds: every position enumerated, those with
 //!   exactly `depth` moves (the leaves) cut into shares among machines if
 //!   need be, and the shallower ones backed up by minimax;
+//! - `bound`: how many positions a depth can hold at most, so that a plan
+//!   too deep to list is refused before listing;
 //! - [`build`]: the whole build, from options to the file: leaves solved
 //!   by search on worker threads, progress, resumption, merging shares;
 //! - [`checkpoint`]: the work of a build so far, kept on disk so that a
@@ -28,6 +30,7 @@
 //! assert_eq!(book.score(&Position::<7, 6>::new()), Some(1));
 //! ```
 
+mod bound;
 pub mod build;
 pub mod check;
 pub mod checkpoint;

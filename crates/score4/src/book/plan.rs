@@ -22,6 +22,7 @@ use std::hash::BuildHasher;
 
 use thiserror::Error;
 
+use super::bound::positions_at_most;
 use super::{Book, Kind};
 use crate::position::Position;
 use crate::size::BoardSize;
@@ -63,6 +64,19 @@ pub enum PlanError {
         depth: u32,
         /// The limit passed.
         limit: usize,
+    },
+    /// The bound on the positions of the depth is over [`MAX_POSITIONS`]:
+    /// refused before any is listed.
+    #[error("a book of depth {depth} of {width}x{height} may hold up to {most} positions, more than the {MAX_POSITIONS} one machine lists: too deep")]
+    TooDeep {
+        /// The depth asked for.
+        depth: u32,
+        /// The board's width.
+        width: usize,
+        /// The board's height.
+        height: usize,
+        /// The most positions the depth can hold.
+        most: u128,
     },
     /// The system refused memory for the list.
     #[error("not enough memory to list the positions of a book of depth {depth}")]
@@ -139,7 +153,8 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     }
 
     /// [`new`](Self::new), or an error once more than `limit` positions
-    /// are found or memory runs out.
+    /// are found or memory runs out; at once, before listing any, for a
+    /// depth whose positions could be more than [`MAX_POSITIONS`].
     pub fn try_new(depth: u32, limit: usize) -> Result<Self, PlanError> {
         Self::with_hasher::<ahash::RandomState>(depth, limit)
     }
@@ -151,6 +166,15 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         limit: usize,
     ) -> Result<Self, PlanError> {
         let depth = depth.min((W * H) as u32);
+        let most = positions_at_most(W, H, depth);
+        if most > MAX_POSITIONS as u128 {
+            return Err(PlanError::TooDeep {
+                depth,
+                width: W,
+                height: H,
+                most,
+            });
+        }
         let memory = PlanError::Memory { depth };
         let mut levels = Vec::new();
         levels

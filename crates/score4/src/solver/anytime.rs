@@ -163,6 +163,11 @@ pub enum Goal {
     /// Only until the best move is proven ([`BestSoFar::proven`]): what an
     /// opponent needs to play.
     BestMove,
+    /// Only until the position's own score is exact ([`Analysis::score`]):
+    /// the best column's exact score, and the others' upper bounds under it.
+    Score,
+    /// Only until the position's weak result (win, draw or loss) is proven.
+    Sign,
 }
 
 /// One message from the searching thread to the caller's: the state, and
@@ -269,7 +274,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let n = p.moves_played() as i32;
         let finished = |state: &Analysis<W>| {
             state.columns.iter().flatten().all(|r| r.exact().is_some())
-                || (goal == Goal::BestMove && state.best().is_some_and(|b| b.proven))
+                || match goal {
+                    Goal::Everything => false,
+                    Goal::BestMove => state.best().is_some_and(|b| b.proven),
+                    Goal::Score => state.score().and_then(ScoreRange::exact).is_some(),
+                    Goal::Sign => state.score().and_then(ScoreRange::weak).is_some(),
+                }
         };
         let mut step = |solver: &mut Self, state: &mut Analysis<W>, col: usize| {
             // The window for this column's child, from its side: the weak
