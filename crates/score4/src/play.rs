@@ -490,7 +490,8 @@ pub fn told<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> O
 /// exact one: the exact words once the range is one score; "win in at
 /// most 5" or "loss in at most 4" once its side of zero is proven; "draw
 /// or better" and "not a win" when it touches zero from one side; else
-/// "not proven yet".
+/// how soon it could end at the earliest, where that is proven ("no loss
+/// in under 6, no win in under 9"), or "not proven yet".
 ///
 /// ```
 /// use score4::play::range_words;
@@ -500,7 +501,8 @@ pub fn told<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> O
 /// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: 0 }), "not a win");
 /// assert_eq!(range_words(&p, ScoreRange { lower: -2, upper: -2 }), "loss in 18");
 /// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: -2 }), "loss in at most 18");
-/// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: 9 }), "not proven yet");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -9, upper: 9 }), "no loss in under 11, no win in under 11");
+/// assert_eq!(range_words(&p, ScoreRange { lower: -18, upper: 18 }), "not proven yet");
 /// ```
 pub fn range_words<const W: usize, const H: usize>(
     p: &Position<W, H>,
@@ -512,11 +514,26 @@ pub fn range_words<const W: usize, const H: usize>(
     }
     // A higher lower bound is a sooner win; a lower upper bound a sooner loss.
     match (told(p, range.lower), told(p, range.upper)) {
-        (Some(Told::Win(n)), _) => format!("win in at most {n}"),
-        (_, Some(Told::Loss(n))) => format!("loss in at most {n}"),
-        (Some(Told::Draw), _) => "draw or better".to_string(),
-        (_, Some(Told::Draw)) => "not a win".to_string(),
-        _ => unknown(),
+        (Some(Told::Win(n)), _) => return format!("win in at most {n}"),
+        (_, Some(Told::Loss(n))) => return format!("loss in at most {n}"),
+        (Some(Told::Draw), _) => return "draw or better".to_string(),
+        (_, Some(Told::Draw)) => return "not a win".to_string(),
+        _ => {}
+    }
+    // Both sides of zero still open: what is proven is how soon the game
+    // could end at the earliest, where that is more than any move has.
+    let widest = ScoreRange::from(Solver::<W, H>::score_range(p.moves_played() as i32 + 1));
+    let mut parts = Vec::new();
+    if let (true, Some(Told::Loss(n))) = (range.lower > -widest.upper, told(p, range.lower)) {
+        parts.push(format!("no loss in under {n}"));
+    }
+    if let (true, Some(Told::Win(n))) = (range.upper < -widest.lower, told(p, range.upper)) {
+        parts.push(format!("no win in under {n}"));
+    }
+    if parts.is_empty() {
+        unknown()
+    } else {
+        parts.join(", ")
     }
 }
 

@@ -8,9 +8,12 @@
 //!
 //! 1. what needs no search: full columns, immediate wins, moves that let
 //!    the opponent win at once, positions of the book;
-//! 2. every column's weak result (win, draw or loss), centre first, each
+//! 2. quick facts: how soon each column could lose or win at the
+//!    earliest, by searches that look one more disc ahead each round, up
+//!    to a share of positions ([`QUICK_FACTS_NODES`](tuning::QUICK_FACTS_NODES));
+//! 3. every column's weak result (win, draw or loss), centre first, each
 //!    with one search of the window around zero;
-//! 3. exact scores, always narrowing the column that could still be the
+//! 4. exact scores, always narrowing the column that could still be the
 //!    best (the highest upper bound, centre first), by the same null-window
 //!    probes a strong solve makes.
 //!
@@ -37,7 +40,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use super::engine::{Ask, Found};
-use super::{Solver, StopHandle, Stopped};
+use super::{tuning, Solver, StopHandle, Stopped};
 use crate::bitboard::centre_first;
 use crate::position::Position;
 
@@ -281,66 +284,109 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                     Goal::Sign => state.score().and_then(ScoreRange::weak).is_some(),
                 }
         };
-        let mut step = |solver: &mut Self, state: &mut Analysis<W>, col: usize| {
-            // The window for this column's child, from its side: the weak
-            // question first, then the strong solve's probes.
-            let Some(range) = state.columns[col] else {
-                return Err(Stopped);
-            };
-            let child_range = range.negated();
-            let (alpha, beta) = if range.weak().is_none() {
-                (-1, 1)
-            } else {
-                let probe = Solver::<W, H>::next_probe(
-                    child_range.lower,
-                    child_range.upper,
-                    probes[col],
-                    n + 1,
+        let mut step =
+            |solver: &mut Self, state: &mut Analysis<W>, col: usize, window: Option<(i32, i32)>| {
+                // The window for this column's child, from its side: the one
+                // asked for, else the weak question first, then the strong
+                // solve's probes.
+                let Some(range) = state.columns[col] else {
+                    return Err(Stopped);
+                };
+                let child_range = range.negated();
+                let (alpha, beta) = if let Some(window) = window {
+                    window
+                } else if range.weak().is_none() {
+                    (-1, 1)
+                } else {
+                    let probe = Solver::<W, H>::next_probe(
+                        child_range.lower,
+                        child_range.upper,
+                        probes[col],
+                        n + 1,
+                    );
+                    probes[col] += 1;
+                    (probe, probe + 1)
+                };
+                let child = p.after(col);
+                let r = match solver.engine.ask(
+                    child.to_parts(),
+                    Ask::Window(alpha, beta),
+                    Some(deadline),
+                )? {
+                    Found::Score(r) => r,
+                    found => unreachable!("a window found {found:?}"),
+                };
+                // Fail-soft: at most `alpha` bounds the child from above, at
+                // least `beta` from below, anything between is exact.
+                let mut child_now = child_range;
+                if r <= alpha {
+                    child_now.upper = child_now.upper.min(r);
+                } else if r >= beta {
+                    child_now.lower = child_now.lower.max(r);
+                } else {
+                    child_now = ScoreRange { lower: r, upper: r };
+                }
+                let narrowed = child_now.negated();
+                debug_assert!(
+                    narrowed.lower <= narrowed.upper
+                        && narrowed.lower >= range.lower
+                        && narrowed.upper <= range.upper,
+                    "{range:?} narrowed to {narrowed:?}"
                 );
-                probes[col] += 1;
-                (probe, probe + 1)
+                state.columns[col] = Some(narrowed);
+                state.nodes = solver.nodes() - nodes_before;
+                state.elapsed = start.elapsed();
+                Ok(())
             };
-            let child = p.after(col);
-            let r = match solver.engine.ask(
-                child.to_parts(),
-                Ask::Window(alpha, beta),
-                Some(deadline),
-            )? {
-                Found::Score(r) => r,
-                found => unreachable!("a window found {found:?}"),
-            };
-            // Fail-soft: at most `alpha` bounds the child from above, at
-            // least `beta` from below, anything between is exact.
-            let mut child_now = child_range;
-            if r <= alpha {
-                child_now.upper = child_now.upper.min(r);
-            } else if r >= beta {
-                child_now.lower = child_now.lower.max(r);
-            } else {
-                child_now = ScoreRange { lower: r, upper: r };
-            }
-            let narrowed = child_now.negated();
-            debug_assert!(
-                narrowed.lower <= narrowed.upper
-                    && narrowed.lower >= range.lower
-                    && narrowed.upper <= range.upper,
-                "{range:?} narrowed to {narrowed:?}"
-            );
-            state.columns[col] = Some(narrowed);
-            state.nodes = solver.nodes() - nodes_before;
-            state.elapsed = start.elapsed();
-            Ok(())
-        };
         report(&state);
         let order = centre_first::<W>();
+        let unsearched = state.columns;
         let outcome: Result<(), Stopped> = (|| {
+            // Quick facts first: how soon each column could lose or win at
+            // the earliest, one more disc of look-ahead each round. Such
+            // searches see only a few moves ahead, so they answer at once
+            // where the weak question takes hours, until the rounds have
+            // searched their share.
+            let mut ahead = 1;
+            'quick: while state.nodes < tuning::QUICK_FACTS_NODES {
+                let mut asked = false;
+                for &col in &order {
+                    let (Some(range), Some(first)) = (state.columns[col], unsearched[col]) else {
+                        continue;
+                    };
+                    if finished(&state) || state.nodes >= tuning::QUICK_FACTS_NODES {
+                        break 'quick;
+                    }
+                    // No loss this soon: at least `floor`; no win this
+                    // soon: at most `ceiling`. Zero is the weak question's.
+                    let floor = first.lower + ahead;
+                    if range.lower < floor && floor < 0 {
+                        step(self, &mut state, col, Some((-floor, -floor + 1)))?;
+                        report(&state);
+                        asked = true;
+                    }
+                    let Some(range) = state.columns[col] else {
+                        continue;
+                    };
+                    let ceiling = first.upper - ahead;
+                    if range.upper > ceiling && ceiling > 0 {
+                        step(self, &mut state, col, Some((-ceiling - 1, -ceiling)))?;
+                        report(&state);
+                        asked = true;
+                    }
+                }
+                if !asked {
+                    break;
+                }
+                ahead += 1;
+            }
             // Every column's weak result first, centre first.
             for &col in &order {
                 if finished(&state) {
                     return Ok(());
                 }
                 if state.columns[col].is_some_and(|r| r.weak().is_none()) {
-                    step(self, &mut state, col)?;
+                    step(self, &mut state, col, None)?;
                     report(&state);
                 }
             }
@@ -355,7 +401,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                         (state.columns[c].map(|r| r.upper), std::cmp::Reverse(rank))
                     })
                     .expect("an analysis not finished has a column to narrow");
-                step(self, &mut state, col)?;
+                step(self, &mut state, col, None)?;
                 report(&state);
             }
             Ok(())

@@ -142,6 +142,13 @@ pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32, sign
 /// measurable, often enough that the count moves many times a second.
 pub(super) const LIVE_COUNT_STEP: u64 = 1 << 12;
 
+/// Positions an anytime analysis spends on its quick facts (how soon each
+/// column could lose or win at the earliest) before the weak questions:
+/// enough to look several discs ahead on the largest boards within a
+/// fraction of a second, where one weak question can take hours, and
+/// little beside the weak questions of a position settled in seconds.
+pub const QUICK_FACTS_NODES: u64 = 1 << 18;
+
 /// Positions with fewer moves played than this share their table entry
 /// with their mirror image: early positions are often reached in both
 /// orientations, later ones almost never, so there the mirror costs time
