@@ -383,13 +383,14 @@ fn the_opponent_plays_within_its_budget_and_says_so() {
 
 #[test]
 fn the_scores_show_what_is_proven_as_it_is_proven() {
-    // On the empty 8x7 board nothing is proven for a long while: the
-    // columns say so, and the search's progress goes on on screen.
+    // On the empty 8x7 board only how soon each column could end is
+    // proven for a long while: the columns say so, and the search's
+    // progress goes on on screen.
     let mut s = Session::start(&["--board", "8x7", "--opponent", "human"]);
     s.wait_for("first player to move");
     s.press("h");
     s.wait_for("proving: ");
-    s.wait_for("1  not proven yet");
+    s.wait_for("1  no loss in under ");
     let progress = |s: &Session| {
         s.contents()
             .lines()
