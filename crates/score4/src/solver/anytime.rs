@@ -267,16 +267,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         mut report: impl FnMut(&Analysis<W>),
     ) -> Analysis<W> {
         let nodes_before = self.nodes();
+        let columns = self.unsearched(p);
         let mut state = Analysis {
-            columns: self.unsearched(p),
+            columns,
             nodes: 0,
             elapsed: start.elapsed(),
-            done: false,
+            done: all_exact(&columns),
         };
         let mut probes = [0u32; W];
         let n = p.moves_played() as i32;
         let finished = |state: &Analysis<W>| {
-            state.columns.iter().flatten().all(|r| r.exact().is_some())
+            state.done
                 || match goal {
                     Goal::Everything => false,
                     Goal::BestMove => state.best().is_some_and(|b| b.proven),
@@ -334,6 +335,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                     "{range:?} narrowed to {narrowed:?}"
                 );
                 state.columns[col] = Some(narrowed);
+                state.done = all_exact(&state.columns);
                 state.nodes = solver.nodes() - nodes_before;
                 state.elapsed = start.elapsed();
                 Ok(())
@@ -408,7 +410,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         })();
         state.nodes = self.nodes() - nodes_before;
         state.elapsed = start.elapsed();
-        state.done = state.columns.iter().flatten().all(|r| r.exact().is_some());
         // The last report says how it ended, stopped or done.
         let _ = outcome;
         report(&state);
@@ -444,6 +445,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             })
         })
     }
+}
+
+/// Whether every column's score is exact (a finished game's too).
+fn all_exact<const W: usize>(columns: &[Option<ScoreRange>; W]) -> bool {
+    columns.iter().flatten().all(|r| r.exact().is_some())
 }
 
 /// Stops the search through its handle if dropped while panicking.

@@ -46,6 +46,8 @@ fn check_state<const W: usize>(
     if let Some(b) = before {
         assert!(now.nodes >= b.nodes, "{what}: positions went back");
     }
+    let all_exact = now.columns.iter().flatten().all(|r| r.exact().is_some());
+    assert_eq!(now.done, all_exact, "{what}: done in every state, not only the last");
 }
 
 /// Runs an analysis to its end, checking every state it reports.
