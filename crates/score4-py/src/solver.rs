@@ -174,7 +174,10 @@ fn search_on<const W: usize, const H: usize>(
     let result = loop {
         handle.resume();
         let check = Instant::now() + interval;
-        let id = watch(&handle, deadline.map_or(check, |d| d.min(check)));
+        let id = match watch(&handle, deadline.map_or(check, |d| d.min(check))) {
+            Ok(id) => id,
+            Err(e) => break Err(e),
+        };
         let found = py.detach(|| run(solver, &p, ask));
         unwatch(id);
         match found {
@@ -574,9 +577,12 @@ impl Solver {
             }
         }
         let mut lent = self.lend(py, None)?;
-        if let Some((size, solver)) = lent.current.as_mut() {
-            with_board_size!(*size, clear(solver.as_mut()));
-        }
+        // Clearing a large table takes a while: not with the GIL held.
+        py.detach(|| {
+            if let Some((size, solver)) = lent.current.as_mut() {
+                with_board_size!(*size, clear(solver.as_mut()));
+            }
+        });
         Ok(())
     }
 

@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::PyResult;
 use score4::StopHandle;
 
 /// Searches in flight, each with the moment its stop handle is to be
@@ -71,19 +73,28 @@ fn watcher() {
     }
 }
 
-pub fn watch(handle: &StopHandle, at: Instant) -> u64 {
+/// Has `handle` stopped at `at`; an error if the watcher cannot be
+/// started, as the search would then ignore its timeout and Ctrl-C.
+pub fn watch(handle: &StopHandle, at: Instant) -> PyResult<u64> {
     let pid = std::process::id();
     if WATCHER_PID.swap(pid, Ordering::SeqCst) != pid {
-        let _ = std::thread::Builder::new()
+        let started = std::thread::Builder::new()
             .name("score4-watch".into())
             .spawn(watcher);
+        if started.is_err() {
+            // The next search tries again.
+            WATCHER_PID.store(0, Ordering::SeqCst);
+            return Err(PyRuntimeError::new_err(
+                "cannot start the thread that stops searches at their timeout",
+            ));
+        }
     }
     let mut w = watches();
     w.next_id += 1;
     let id = w.next_id;
     w.due.push((id, handle.clone(), at));
     WAKE.notify_one();
-    id
+    Ok(id)
 }
 
 pub fn unwatch(id: u64) {

@@ -47,7 +47,10 @@ fn check_state<const W: usize>(
         assert!(now.nodes >= b.nodes, "{what}: positions went back");
     }
     let all_exact = now.columns.iter().flatten().all(|r| r.exact().is_some());
-    assert_eq!(now.done, all_exact, "{what}: done in every state, not only the last");
+    assert_eq!(
+        now.done, all_exact,
+        "{what}: done in every state, not only the last"
+    );
 }
 
 /// Runs an analysis to its end, checking every state it reports.
