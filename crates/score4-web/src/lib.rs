@@ -101,6 +101,7 @@ impl Default for Config {
                 target_bytes: 2 * 1024,
                 body_bytes: 4 * 1024,
                 read_time: Duration::from_secs(2),
+                write_time: Duration::from_secs(5),
             },
         }
     }

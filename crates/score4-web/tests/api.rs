@@ -577,6 +577,50 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
     s.stop();
 }
 
+/// Asks for `/api/health` until it is answered 200, at most for `limit`;
+/// how long that took.
+fn answered_within(addr: SocketAddr, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let (status, _, _) = send(
+            addr,
+            b"GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n",
+        );
+        if status == 200 {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn a_client_that_reads_no_answer_is_dropped_after_the_write_time() {
+    let mut config = Config {
+        connections: 1,
+        ..Config::default()
+    };
+    config.limits.write_time = Duration::from_millis(500);
+    config.limits.read_time = Duration::from_secs(600);
+    let s = server(config);
+    let addr = s.addr();
+    // Pipelined requests for the page (about 32 KB each), whose answers
+    // fill every buffer between the server and a client that reads none.
+    let mut hog = TcpStream::connect(addr).unwrap();
+    hog.set_write_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let _ = hog.write_all(&b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(200));
+    // The one connection the server takes is held until the writes to the
+    // hog give up: then it is taken again. Held for ever, it never is.
+    let freed = answered_within(addr, Duration::from_secs(60));
+    assert!(
+        freed.is_some(),
+        "the connection that reads nothing is never dropped"
+    );
+    drop(hog);
+    s.stop();
+}
+
 #[test]
 fn a_task_that_waits_out_its_budget_is_answered_503() {
     // With no budget at all every task has waited out its budget by the
