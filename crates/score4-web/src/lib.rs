@@ -378,10 +378,18 @@ async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQ
     };
     let wait = tokio::time::Instant::from_std(deadline.min(arrival + c.budget));
     let took = tokio::select! {
-        t = &mut taken => t.is_ok(),
-        () = tokio::time::sleep_until(wait) => false,
+        t = &mut taken => Some(t.is_ok()),
+        () = tokio::time::sleep_until(wait) => None,
     };
-    if !took && ticket.give_up_unstarted() {
+    let took = match took {
+        Some(took) => took,
+        None if ticket.give_up_unstarted() => false,
+        // A worker has just taken it: it says at once whether it runs it.
+        None => taken.await.is_ok(),
+    };
+    if !took {
+        // Not started, or taken past its deadline: nothing to stop.
+        ticket.finish();
         return http::error(503, pool::BUSY);
     }
     let mut r = Sse::new(stream::States {

@@ -638,6 +638,21 @@ fn a_task_that_waits_out_its_budget_is_answered_503() {
             "{v}"
         );
     }
+    // A stream too, refused as a plain request is, whether the budget ran
+    // out before a worker took it or as one did.
+    for _ in 0..20 {
+        let (status, head, body) = send(
+            addr,
+            b"GET /api/analyze/stream?moves=44 HTTP/1.1\r\nConnection: close\r\n\r\n",
+        );
+        assert_eq!(status, 503, "{head}\n{body}");
+        assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
+        let v: Value = serde_json::from_str(&body).unwrap();
+        assert!(
+            v["error"].as_str().unwrap().contains("budget ran out"),
+            "{v}"
+        );
+    }
     let (status, _) = get(addr, "/api/health");
     assert_eq!(status, 200);
     s.stop();
