@@ -6,8 +6,8 @@
 //! [`Limits::read_time`] (an idle keep-alive connection is closed after it
 //! too) and within [`Limits::head_bytes`]; an answer it does not read is
 //! given up after [`Limits::write_time`] without progress; a target or a
-//! body past its limit is refused; and past [`crate::Config::connections`] open connections a new
-//! one is answered 503 and closed at once.
+//! body past its limit is refused; and past [`crate::Config::connections`]
+//! open connections a new one is answered 503 and closed.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -25,7 +25,8 @@ use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
+use tokio::io::AsyncWrite;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tower::Service;
 
@@ -128,8 +129,7 @@ pub(crate) async fn guard(limits: Limits, request: Request, next: Next) -> Respo
 }
 
 /// The bytes of the 503 a connection past the limit gets before it is
-/// closed: written without waiting, as the reply fits a fresh socket's
-/// buffer.
+/// closed.
 fn refusal() -> Vec<u8> {
     let body = json!({ "error": "the server has too many connections; try again in a second" })
         .to_string();
@@ -140,6 +140,42 @@ fn refusal() -> Vec<u8> {
         body.len()
     )
     .into_bytes()
+}
+
+/// How long a refused connection is read from after its 503, at most.
+const REFUSAL_LINGER: Duration = Duration::from_millis(100);
+
+/// Answers a connection past the limit with `answer` and closes it. A
+/// socket closed with the client's request unread is reset, and a reset
+/// may discard the answer before the client reads it: so the sending side
+/// is shut first, and what the client sent (up to a head) is read and
+/// dropped for a moment before the close.
+async fn refuse(mut stream: TcpStream, answer: Arc<[u8]>, head_bytes: usize) {
+    let lingering = async {
+        let mut sent = 0;
+        while sent < answer.len() {
+            stream.writable().await?;
+            match stream.try_write(&answer[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        std::future::poll_fn(|cx| Pin::new(&mut stream).poll_shutdown(cx)).await?;
+        let mut left = head_bytes;
+        let mut buf = [0u8; 1024];
+        while left > 0 {
+            stream.readable().await?;
+            match stream.try_read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => left = left.saturating_sub(n),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    };
+    let _ = tokio::time::timeout(REFUSAL_LINGER, lingering).await;
 }
 
 /// Serves connections from `listener` with `app` until `stop` turns true;
@@ -169,7 +205,7 @@ pub(crate) async fn serve<S>(
         // The read buffer holds at most a head; the write buffer queues
         // what a slow reader has not taken, up to the same bound.
         .max_buf_size(limits.head_bytes.max(8192));
-    let refusal = refusal();
+    let refusal: Arc<[u8]> = refusal().into();
     loop {
         let stopped = async {
             let _ = stop.wait_for(|s| *s).await;
@@ -188,7 +224,7 @@ pub(crate) async fn serve<S>(
         };
         let _ = stream.set_nodelay(true);
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-            let _ = stream.try_write(&refusal);
+            tokio::spawn(refuse(stream, Arc::clone(&refusal), limits.head_bytes));
             continue;
         };
         let io = WriteBound::new(TokioIo::new(stream), limits.write_time);

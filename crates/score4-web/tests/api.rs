@@ -563,6 +563,24 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
         .as_str()
         .unwrap()
         .contains("too many connections"));
+    // The refusal is not lost to a reset: the server reads the request it
+    // refuses, so the client reads the whole answer and then the end, even
+    // when it reads only once its request has long been sent.
+    for _ in 0..5 {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Pad: ")
+            .unwrap();
+        c.write_all(&[b'a'; 4000]).unwrap();
+        c.write_all(b"\r\n\r\n").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let mut all = Vec::new();
+        let end = c.read_to_end(&mut all);
+        let text = String::from_utf8_lossy(&all);
+        assert!(end.is_ok(), "{end:?} after {text:?}");
+        assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+        assert!(text.contains("too many connections"), "{text}");
+    }
     // Once they close, connections are taken again.
     drop(held);
     let start = Instant::now();
