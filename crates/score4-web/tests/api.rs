@@ -497,7 +497,7 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
                     addr,
                     b"GET /api/health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                     Duration::from_millis(50),
-                    Duration::from_secs(10),
+                    Duration::from_secs(60),
                 )
             })
         })
@@ -509,7 +509,7 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
         let closed = t.join().unwrap();
         // Cut off at the head's time limit, long before the client's own.
         assert!(
-            closed.is_some_and(|d| d < Duration::from_secs(5)),
+            closed.is_some_and(|d| d < Duration::from_secs(30)),
             "{closed:?}"
         );
     }
@@ -518,18 +518,18 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
     let mut idle = TcpStream::connect(addr).unwrap();
     idle.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
     assert_eq!(read_response(&mut idle).0, 200);
-    idle.set_read_timeout(Some(Duration::from_secs(10)))
+    idle.set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
     let start = Instant::now();
     assert_eq!(idle.read(&mut [0u8; 16]).unwrap_or(0), 0);
-    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(start.elapsed() < Duration::from_secs(30));
     let after_answer = trickle(
         addr,
         b"GET /api/health HTTP/1.1\r\n\r\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         Duration::from_millis(20),
-        Duration::from_secs(10),
+        Duration::from_secs(60),
     );
-    assert!(after_answer.is_some_and(|d| d < Duration::from_secs(5)));
+    assert!(after_answer.is_some_and(|d| d < Duration::from_secs(30)));
     s.stop();
 }
 
@@ -555,7 +555,7 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
     let addr = s.addr();
     let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).unwrap()).collect();
     // Once the server has taken the three (at once on an idle machine).
-    let (status, head, body) = refused_within(addr, Duration::from_secs(10));
+    let (status, head, body) = refused_within(addr, Duration::from_secs(30));
     assert_eq!(status, 503, "{head}");
     assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
     let v: Value = serde_json::from_str(&body).unwrap();
@@ -589,7 +589,7 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
         if status == 200 {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "{status}");
+        assert!(start.elapsed() < Duration::from_secs(30), "{status}");
         std::thread::sleep(Duration::from_millis(50));
     }
     s.stop();
@@ -725,7 +725,7 @@ fn the_budget_stops_a_search_and_unsettled_columns_keep_their_bounds() {
     assert_eq!(v["best"]["proven"], false, "{v}");
     check_ranges(&Position::<8, 7>::new(), &v);
     // The budget, not the search, decides.
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
     // Out of time, a move all the same, marked unproven.
     let (_, v) = get(s.addr(), "/api/move?board=8x7&opponent=perfect");
     assert_eq!(v["complete"], false);
@@ -765,7 +765,7 @@ fn a_full_queue_is_refused_with_503_and_retry_after() {
             break;
         }
         assert_eq!(status, 503, "{v}");
-        assert!(start.elapsed() < Duration::from_secs(10));
+        assert!(start.elapsed() < Duration::from_secs(30));
         std::thread::sleep(Duration::from_millis(50));
     }
     s.stop();
@@ -795,7 +795,7 @@ fn worker_free_since(addr: SocketAddr, left: Instant) -> Duration {
     let (status, v) = get(addr, "/api/analyze?moves=4453");
     let freed = left.elapsed();
     assert_eq!((status, v["complete"].clone()), (200, true.into()));
-    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    assert!(freed < Duration::from_secs(30), "{freed:?}");
     freed
 }
 
@@ -834,7 +834,7 @@ fn past_the_requests_under_way_a_new_one_is_refused_503_at_once() {
     });
     let held = slow_request(s.addr(), "");
     // Once the server is under way with it (at once on an idle machine).
-    let (status, head, body) = refused_within(s.addr(), Duration::from_secs(10));
+    let (status, head, body) = refused_within(s.addr(), Duration::from_secs(30));
     assert_eq!(status, 503, "{head}");
     assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
     assert!(body.contains("the server is busy"), "{body}");
@@ -888,7 +888,7 @@ fn stopping_answers_the_request_under_way_and_closes_idle_connections() {
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"complete\":false"), "{body}");
     for c in [&mut idle, &mut kept] {
-        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         assert_eq!(c.read(&mut [0u8; 16]).unwrap_or(0), 0);
     }
     // The idle connections did not hold the stop for their read time.
