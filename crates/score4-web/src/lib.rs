@@ -354,13 +354,9 @@ async fn task(shared: &Shared, endpoint: &str, query: Option<String>) -> Respons
 async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     let arrival = Instant::now();
     let c = &shared.config;
-    let query = match api::read_query("analyze/stream", query.as_deref().unwrap_or(""), 0) {
+    let (query, asked) = match api::read_stream_query(query.as_deref().unwrap_or("")) {
         Ok(q) => q,
         Err(message) => return http::error(400, &message),
-    };
-    let asked = match query.task {
-        api::Task::Stream { budget } => budget,
-        _ => None,
     };
     let deadline = arrival + asked.unwrap_or(c.budget).min(c.max_budget);
     let (started, mut taken) = tokio::sync::oneshot::channel();
