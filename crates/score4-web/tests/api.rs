@@ -623,11 +623,12 @@ fn a_client_that_reads_no_answer_is_dropped_after_the_write_time() {
     let s = server(config);
     let addr = s.addr();
     // Pipelined requests for the page (about 32 KB each), whose answers
-    // fill every buffer between the server and a client that reads none.
+    // fill every buffer between the server and a client that reads none
+    // (13 MB, past what the kernel buffers for a connection).
     let mut hog = TcpStream::connect(addr).unwrap();
     hog.set_write_timeout(Some(Duration::from_secs(30)))
         .unwrap();
-    let _ = hog.write_all(&b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(200));
+    let _ = hog.write_all(&b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(400));
     // The one connection the server takes is held until the writes to the
     // hog give up: then it is taken again. Held for ever, it never is.
     let freed = answered_within(addr, Duration::from_secs(60));
