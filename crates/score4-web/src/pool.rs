@@ -253,7 +253,9 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize, stopping: &AtomicBool) {
                     api::answer(&mut slot, table_mb, &query, job.deadline, &mut on_solver)
                 }));
                 let answer = answer.unwrap_or_else(|_| {
-                    // A solver that panicked mid-search may hold anything: drop it.
+                    // A solver that panicked mid-search may hold anything:
+                    // drop it. (Only where panics unwind: the release build
+                    // aborts, which ends the server.)
                     slot = api::Slot::default();
                     failed()
                 });
