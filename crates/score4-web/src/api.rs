@@ -15,13 +15,9 @@ use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
 /// What a request asks of a solver.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Task {
-    /// Every column's score, or the range it is proven to lie in.
+    /// Every column's score, or the range it is proven to lie in (told
+    /// at once, or as it narrows in a stream).
     Analyze,
-    /// The same analysis, told as it narrows (server-sent events).
-    Stream {
-        /// The time asked for, if any (the server caps it).
-        budget: Option<Duration>,
-    },
     /// The position's score, or only its sign.
     Solve {
         /// Only who wins.
@@ -50,10 +46,19 @@ pub struct Query {
 /// A 400 with its one-line reason.
 pub type BadQuery = String;
 
-/// Reads the query of `/api/<endpoint>` (`analyze/stream` for the stream)
-/// and checks it all: parameters,
+/// Reads the query of `/api/<endpoint>` and checks it all: parameters,
 /// board, moves, opponent, so that a worker is only given valid work.
 pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQuery> {
+    read(endpoint, query, seed).map(|(query, _)| query)
+}
+
+/// Reads the query of `/api/analyze/stream` as [`read_query`] does: the
+/// analysis asked for, and the time asked for if any (the server caps it).
+pub fn read_stream_query(query: &str) -> Result<(Query, Option<Duration>), BadQuery> {
+    read("analyze/stream", query, 0)
+}
+
+fn read(endpoint: &str, query: &str, seed: u64) -> Result<(Query, Option<Duration>), BadQuery> {
     let allowed: &[&str] = match endpoint {
         "analyze" => &["board", "moves"],
         "analyze/stream" => &["board", "moves", "budget"],
@@ -90,11 +95,9 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
     };
     let moves = get("moves").unwrap_or("").to_string();
     with_board_size!(size, check_moves(&moves))?;
+    let budget = get("budget").map(parse_budget).transpose()?;
     let task = match endpoint {
-        "analyze" => Task::Analyze,
-        "analyze/stream" => Task::Stream {
-            budget: get("budget").map(parse_budget).transpose()?,
-        },
+        "analyze" | "analyze/stream" => Task::Analyze,
         "solve" => Task::Solve {
             weak: match get("weak") {
                 None | Some("0") => false,
@@ -120,7 +123,7 @@ pub fn read_query(endpoint: &str, query: &str, seed: u64) -> Result<Query, BadQu
             Task::Move { opponent, seed }
         }
     };
-    Ok(Query { size, moves, task })
+    Ok((Query { size, moves, task }, budget))
 }
 
 /// A budget in milliseconds, at least 1 (any larger one is capped by the
@@ -256,6 +259,12 @@ fn with_position(query: &Query, fields: Value) -> Value {
     out
 }
 
+/// The query's position. [`read_query`] has checked its moves; a
+/// [`Query`] built otherwise has not, and its bad moves are a 400.
+fn position<const W: usize, const H: usize>(query: &Query) -> Result<Position<W, H>, (u16, Value)> {
+    Position::<W, H>::parse(&query.moves).map_err(|e| (400, json!({ "error": e.to_string() })))
+}
+
 fn answer_on<const W: usize, const H: usize>(
     slot: &mut Slot,
     table_mb: usize,
@@ -268,12 +277,12 @@ fn answer_on<const W: usize, const H: usize>(
         Err(e) => return (503, json!({ "error": e })),
     };
     on_solver(solver.stop_handle());
-    let p = match Position::<W, H>::parse(&query.moves) {
+    let p = match position::<W, H>(query) {
         Ok(p) => p,
-        Err(e) => return (400, json!({ "error": e.to_string() })),
+        Err(e) => return e,
     };
     let fields = match &query.task {
-        Task::Analyze | Task::Stream { .. } => {
+        Task::Analyze => {
             let a = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), QUIET, |_| {});
             analysis(&p, &a)
         }
@@ -332,9 +341,9 @@ fn stream_on<const W: usize, const H: usize>(
     };
     let handle = solver.stop_handle();
     on_solver(handle.clone());
-    let p = match Position::<W, H>::parse(&query.moves) {
+    let p = match position::<W, H>(query) {
         Ok(p) => p,
-        Err(e) => return (400, json!({ "error": e.to_string() })),
+        Err(e) => return e,
     };
     let last = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), TICK, |a| {
         if !emit(with_position(query, analysis(&p, a))) {
@@ -500,21 +509,21 @@ mod tests {
         assert!(bad("analyze/stream", "budget=0").starts_with("bad budget '0'"));
         assert!(bad("analyze/stream", "budget=2s").starts_with("bad budget"));
         assert!(bad("analyze", "budget=5").starts_with("unknown parameter 'budget'"));
-        let stream = |q: &str| read_query("analyze/stream", q, 0).unwrap().task;
-        assert_eq!(stream("moves=44"), Task::Stream { budget: None });
-        assert_eq!(
-            stream("budget=1500"),
-            Task::Stream {
-                budget: Some(Duration::from_millis(1500))
-            }
-        );
+        let stream = |q: &str| {
+            let (query, budget) = read_stream_query(q).unwrap();
+            assert_eq!(query.task, Task::Analyze);
+            budget
+        };
+        assert_eq!(stream("moves=44"), None);
+        assert_eq!(stream("budget=1500"), Some(Duration::from_millis(1500)));
         // Past what a u64 holds: a budget past any cap, which the server cuts.
         assert_eq!(
             stream(&format!("budget={}", "9".repeat(30))),
-            Task::Stream {
-                budget: Some(Duration::from_millis(u64::MAX))
-            }
+            Some(Duration::from_millis(u64::MAX))
         );
+        assert!(read_stream_query("budget=0")
+            .unwrap_err()
+            .starts_with("bad budget '0'"));
         let q = read_query("move", "level=3&seed=9", 5).unwrap();
         assert_eq!(
             q.task,

@@ -4,12 +4,17 @@
 //!
 //! Nothing here trusts the client: a request head must arrive whole within
 //! [`Limits::read_time`] (an idle keep-alive connection is closed after it
-//! too) and within [`Limits::head_bytes`]; a target or a body past its limit
-//! is refused; and past [`crate::Config::connections`] open connections a new
-//! one is answered 503 and closed at once.
+//! too) and within [`Limits::head_bytes`]; an answer it does not read is
+//! given up after [`Limits::write_time`] without progress; a target or a
+//! body past its limit is refused; and past [`crate::Config::connections`]
+//! open connections a new one is answered 503 and closed.
 
 use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -20,7 +25,8 @@ use axum::response::{IntoResponse, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use serde_json::{json, Value};
-use tokio::net::TcpListener;
+use tokio::io::AsyncWrite;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 use tower::Service;
 
@@ -37,6 +43,10 @@ pub struct Limits {
     /// for it: on a new connection, or after the previous answer on a kept
     /// one.
     pub read_time: Duration,
+    /// Time a write to a client may make no progress (a client that reads
+    /// no answer): past it the connection is closed, so that it holds its
+    /// slot no longer.
+    pub write_time: Duration,
 }
 
 /// A JSON response; a 503 says when to try again.
@@ -119,8 +129,7 @@ pub(crate) async fn guard(limits: Limits, request: Request, next: Next) -> Respo
 }
 
 /// The bytes of the 503 a connection past the limit gets before it is
-/// closed: written without waiting, as the reply fits a fresh socket's
-/// buffer.
+/// closed.
 fn refusal() -> Vec<u8> {
     let body = json!({ "error": "the server has too many connections; try again in a second" })
         .to_string();
@@ -131,6 +140,42 @@ fn refusal() -> Vec<u8> {
         body.len()
     )
     .into_bytes()
+}
+
+/// How long a refused connection is read from after its 503, at most.
+const REFUSAL_LINGER: Duration = Duration::from_millis(100);
+
+/// Answers a connection past the limit with `answer` and closes it. A
+/// socket closed with the client's request unread is reset, and a reset
+/// may discard the answer before the client reads it: so the sending side
+/// is shut first, and what the client sent (up to a head) is read and
+/// dropped for a moment before the close.
+async fn refuse(mut stream: TcpStream, answer: Arc<[u8]>, head_bytes: usize) {
+    let lingering = async {
+        let mut sent = 0;
+        while sent < answer.len() {
+            stream.writable().await?;
+            match stream.try_write(&answer[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        std::future::poll_fn(|cx| Pin::new(&mut stream).poll_shutdown(cx)).await?;
+        let mut left = head_bytes;
+        let mut buf = [0u8; 1024];
+        while left > 0 {
+            stream.readable().await?;
+            match stream.try_read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => left = left.saturating_sub(n),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    };
+    let _ = tokio::time::timeout(REFUSAL_LINGER, lingering).await;
 }
 
 /// Serves connections from `listener` with `app` until `stop` turns true;
@@ -160,7 +205,7 @@ pub(crate) async fn serve<S>(
         // The read buffer holds at most a head; the write buffer queues
         // what a slow reader has not taken, up to the same bound.
         .max_buf_size(limits.head_bytes.max(8192));
-    let refusal = refusal();
+    let refusal: Arc<[u8]> = refusal().into();
     loop {
         let stopped = async {
             let _ = stop.wait_for(|s| *s).await;
@@ -179,11 +224,11 @@ pub(crate) async fn serve<S>(
         };
         let _ = stream.set_nodelay(true);
         let Ok(permit) = Arc::clone(&open).try_acquire_owned() else {
-            let _ = stream.try_write(&refusal);
+            tokio::spawn(refuse(stream, Arc::clone(&refusal), limits.head_bytes));
             continue;
         };
-        let conn =
-            http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app.clone()));
+        let io = WriteBound::new(TokioIo::new(stream), limits.write_time);
+        let conn = http.serve_connection(io, TowerToHyperService::new(app.clone()));
         let mut stop = stop.clone();
         tokio::spawn(async move {
             let _permit = permit;
@@ -203,6 +248,100 @@ pub(crate) async fn serve<S>(
     drop(listener);
     let all = u32::try_from(connections).unwrap_or(u32::MAX);
     let _ = tokio::time::timeout(drain, open.acquire_many(all)).await;
+}
+
+/// A connection's IO whose writes fail once none has made progress for a
+/// bound: hyper has no write timeout of its own, and a client that sends
+/// requests but reads no answer (pipelined requests, a stream it never
+/// reads) would otherwise hold its task and its connection slot until the
+/// server stops. The error ends the connection.
+struct WriteBound<T> {
+    io: T,
+    bound: Duration,
+    /// Set when a write first waits; cleared by any progress.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl<T> WriteBound<T> {
+    fn new(io: T, bound: Duration) -> WriteBound<T> {
+        WriteBound {
+            io,
+            bound,
+            stalled: None,
+        }
+    }
+
+    /// Passes a write's outcome on, or fails it once it has waited past
+    /// the bound.
+    fn bounded<R>(
+        &mut self,
+        cx: &mut Context<'_>,
+        outcome: Poll<io::Result<R>>,
+    ) -> Poll<io::Result<R>> {
+        if outcome.is_ready() {
+            self.stalled = None;
+            return outcome;
+        }
+        let bound = self.bound;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(bound)));
+        match stalled.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client read nothing of its answer for too long",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<T: hyper::rt::Read + Unpin> hyper::rt::Read for WriteBound<T> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: hyper::rt::ReadBufCursor<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().io).poll_read(cx, buf)
+    }
+}
+
+impl<T: hyper::rt::Write + Unpin> hyper::rt::Write for WriteBound<T> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.bounded(cx, outcome)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.bounded(cx, outcome)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.io).poll_flush(cx);
+        this.bounded(cx, outcome)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.io).poll_shutdown(cx);
+        this.bounded(cx, outcome)
+    }
 }
 
 /// Converts the body of a response built elsewhere (the page).

@@ -101,6 +101,7 @@ impl Default for Config {
                 target_bytes: 2 * 1024,
                 body_bytes: 4 * 1024,
                 read_time: Duration::from_secs(2),
+                write_time: Duration::from_secs(5),
             },
         }
     }
@@ -353,13 +354,9 @@ async fn task(shared: &Shared, endpoint: &str, query: Option<String>) -> Respons
 async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQuery) -> Response {
     let arrival = Instant::now();
     let c = &shared.config;
-    let query = match api::read_query("analyze/stream", query.as_deref().unwrap_or(""), 0) {
+    let (query, asked) = match api::read_stream_query(query.as_deref().unwrap_or("")) {
         Ok(q) => q,
         Err(message) => return http::error(400, &message),
-    };
-    let asked = match query.task {
-        api::Task::Stream { budget } => budget,
-        _ => None,
     };
     let deadline = arrival + asked.unwrap_or(c.budget).min(c.max_budget);
     let (started, mut taken) = tokio::sync::oneshot::channel();
@@ -377,10 +374,18 @@ async fn analyze_stream(State(shared): State<Arc<Shared>>, RawQuery(query): RawQ
     };
     let wait = tokio::time::Instant::from_std(deadline.min(arrival + c.budget));
     let took = tokio::select! {
-        t = &mut taken => t.is_ok(),
-        () = tokio::time::sleep_until(wait) => false,
+        t = &mut taken => Some(t.is_ok()),
+        () = tokio::time::sleep_until(wait) => None,
     };
-    if !took && ticket.give_up_unstarted() {
+    let took = match took {
+        Some(took) => took,
+        None if ticket.give_up_unstarted() => false,
+        // A worker has just taken it: it says at once whether it runs it.
+        None => taken.await.is_ok(),
+    };
+    if !took {
+        // Not started, or taken past its deadline: nothing to stop.
+        ticket.finish();
         return http::error(503, pool::BUSY);
     }
     let mut r = Sse::new(stream::States {

@@ -35,8 +35,10 @@ pub(crate) enum Work {
         query: api::Query,
         reply: oneshot::Sender<(u16, Value)>,
     },
-    /// An analysis told as it narrows: `events` takes the states (a full
-    /// channel drops one, as the next tells more), `last` the final one.
+    /// An analysis told as it narrows: `started` is sent once a worker
+    /// runs it (dropped unsent if it took it past its deadline), `events`
+    /// takes the states (a full channel drops one, as the next tells
+    /// more), `last` the final one.
     Stream {
         query: api::Query,
         started: oneshot::Sender<()>,
@@ -227,14 +229,11 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize, stopping: &AtomicBool) {
             continue;
         }
         if Instant::now() >= job.deadline {
-            let busy = (503, json!({ "error": BUSY }));
-            match job.work {
-                Work::Answer { reply, .. } => drop(reply.send(busy)),
-                Work::Stream { started, last, .. } => {
-                    let _ = started.send(());
-                    drop(last.send(busy));
-                }
+            if let Work::Answer { reply, .. } = job.work {
+                let _ = reply.send((503, json!({ "error": BUSY })));
             }
+            // A stream's `started` dropped unsent tells its request so,
+            // which refuses it 503 before any event, as a plain request.
             continue;
         }
         let state = Arc::clone(&job.state);
@@ -254,7 +253,9 @@ fn work(rx: &Mutex<Receiver<Job>>, table_mb: usize, stopping: &AtomicBool) {
                     api::answer(&mut slot, table_mb, &query, job.deadline, &mut on_solver)
                 }));
                 let answer = answer.unwrap_or_else(|_| {
-                    // A solver that panicked mid-search may hold anything: drop it.
+                    // A solver that panicked mid-search may hold anything:
+                    // drop it. (Only where panics unwind: the release build
+                    // aborts, which ends the server.)
                     slot = api::Slot::default();
                     failed()
                 });

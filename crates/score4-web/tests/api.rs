@@ -497,7 +497,7 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
                     addr,
                     b"GET /api/health HTTP/1.1\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
                     Duration::from_millis(50),
-                    Duration::from_secs(10),
+                    Duration::from_secs(60),
                 )
             })
         })
@@ -509,7 +509,7 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
         let closed = t.join().unwrap();
         // Cut off at the head's time limit, long before the client's own.
         assert!(
-            closed.is_some_and(|d| d < Duration::from_secs(5)),
+            closed.is_some_and(|d| d < Duration::from_secs(30)),
             "{closed:?}"
         );
     }
@@ -518,18 +518,18 @@ fn slow_heads_are_cut_off_at_the_read_time_and_hold_up_nobody_else() {
     let mut idle = TcpStream::connect(addr).unwrap();
     idle.write_all(b"GET /api/health HTTP/1.1\r\n\r\n").unwrap();
     assert_eq!(read_response(&mut idle).0, 200);
-    idle.set_read_timeout(Some(Duration::from_secs(10)))
+    idle.set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
     let start = Instant::now();
     assert_eq!(idle.read(&mut [0u8; 16]).unwrap_or(0), 0);
-    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(start.elapsed() < Duration::from_secs(30));
     let after_answer = trickle(
         addr,
         b"GET /api/health HTTP/1.1\r\n\r\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
         Duration::from_millis(20),
-        Duration::from_secs(10),
+        Duration::from_secs(60),
     );
-    assert!(after_answer.is_some_and(|d| d < Duration::from_secs(5)));
+    assert!(after_answer.is_some_and(|d| d < Duration::from_secs(30)));
     s.stop();
 }
 
@@ -555,7 +555,7 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
     let addr = s.addr();
     let held: Vec<TcpStream> = (0..3).map(|_| TcpStream::connect(addr).unwrap()).collect();
     // Once the server has taken the three (at once on an idle machine).
-    let (status, head, body) = refused_within(addr, Duration::from_secs(10));
+    let (status, head, body) = refused_within(addr, Duration::from_secs(30));
     assert_eq!(status, 503, "{head}");
     assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
     let v: Value = serde_json::from_str(&body).unwrap();
@@ -563,6 +563,24 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
         .as_str()
         .unwrap()
         .contains("too many connections"));
+    // The refusal is not lost to a reset: the server reads the request it
+    // refuses, so the client reads the whole answer and then the end, even
+    // when it reads only once its request has long been sent.
+    for _ in 0..5 {
+        let mut c = TcpStream::connect(addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Pad: ")
+            .unwrap();
+        c.write_all(&[b'a'; 4000]).unwrap();
+        c.write_all(b"\r\n\r\n").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let mut all = Vec::new();
+        let end = c.read_to_end(&mut all);
+        let text = String::from_utf8_lossy(&all);
+        assert!(end.is_ok(), "{end:?} after {text:?}");
+        assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+        assert!(text.contains("too many connections"), "{text}");
+    }
     // Once they close, connections are taken again.
     drop(held);
     let start = Instant::now();
@@ -571,9 +589,54 @@ fn past_the_connection_limit_a_new_one_is_answered_503_at_once() {
         if status == 200 {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "{status}");
+        assert!(start.elapsed() < Duration::from_secs(30), "{status}");
         std::thread::sleep(Duration::from_millis(50));
     }
+    s.stop();
+}
+
+/// Asks for `/api/health` until it is answered 200, at most for `limit`;
+/// how long that took.
+fn answered_within(addr: SocketAddr, limit: Duration) -> Option<Duration> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let (status, _, _) = send(
+            addr,
+            b"GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n",
+        );
+        if status == 200 {
+            return Some(start.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[test]
+fn a_client_that_reads_no_answer_is_dropped_after_the_write_time() {
+    let mut config = Config {
+        connections: 1,
+        ..Config::default()
+    };
+    config.limits.write_time = Duration::from_millis(500);
+    config.limits.read_time = Duration::from_secs(600);
+    let s = server(config);
+    let addr = s.addr();
+    // Pipelined requests for the page (about 32 KB each), whose answers
+    // fill every buffer between the server and a client that reads none
+    // (13 MB, past what the kernel buffers for a connection).
+    let mut hog = TcpStream::connect(addr).unwrap();
+    hog.set_write_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let _ = hog.write_all(&b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".repeat(400));
+    // The one connection the server takes is held until the writes to the
+    // hog give up: then it is taken again. Held for ever, it never is.
+    let freed = answered_within(addr, Duration::from_secs(60));
+    assert!(
+        freed.is_some(),
+        "the connection that reads nothing is never dropped"
+    );
+    drop(hog);
     s.stop();
 }
 
@@ -589,6 +652,21 @@ fn a_task_that_waits_out_its_budget_is_answered_503() {
     for target in ["/api/analyze?moves=44", "/api/move?moves=44"] {
         let (status, v) = get(addr, target);
         assert_eq!(status, 503, "{target}: {v}");
+        assert!(
+            v["error"].as_str().unwrap().contains("budget ran out"),
+            "{v}"
+        );
+    }
+    // A stream too, refused as a plain request is, whether the budget ran
+    // out before a worker took it or as one did.
+    for _ in 0..20 {
+        let (status, head, body) = send(
+            addr,
+            b"GET /api/analyze/stream?moves=44 HTTP/1.1\r\nConnection: close\r\n\r\n",
+        );
+        assert_eq!(status, 503, "{head}\n{body}");
+        assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
+        let v: Value = serde_json::from_str(&body).unwrap();
         assert!(
             v["error"].as_str().unwrap().contains("budget ran out"),
             "{v}"
@@ -648,7 +726,7 @@ fn the_budget_stops_a_search_and_unsettled_columns_keep_their_bounds() {
     assert_eq!(v["best"]["proven"], false, "{v}");
     check_ranges(&Position::<8, 7>::new(), &v);
     // The budget, not the search, decides.
-    assert!(took < Duration::from_secs(5), "{took:?}");
+    assert!(took < Duration::from_secs(30), "{took:?}");
     // Out of time, a move all the same, marked unproven.
     let (_, v) = get(s.addr(), "/api/move?board=8x7&opponent=perfect");
     assert_eq!(v["complete"], false);
@@ -688,7 +766,7 @@ fn a_full_queue_is_refused_with_503_and_retry_after() {
             break;
         }
         assert_eq!(status, 503, "{v}");
-        assert!(start.elapsed() < Duration::from_secs(10));
+        assert!(start.elapsed() < Duration::from_secs(30));
         std::thread::sleep(Duration::from_millis(50));
     }
     s.stop();
@@ -718,7 +796,7 @@ fn worker_free_since(addr: SocketAddr, left: Instant) -> Duration {
     let (status, v) = get(addr, "/api/analyze?moves=4453");
     let freed = left.elapsed();
     assert_eq!((status, v["complete"].clone()), (200, true.into()));
-    assert!(freed < Duration::from_secs(3), "{freed:?}");
+    assert!(freed < Duration::from_secs(30), "{freed:?}");
     freed
 }
 
@@ -757,7 +835,7 @@ fn past_the_requests_under_way_a_new_one_is_refused_503_at_once() {
     });
     let held = slow_request(s.addr(), "");
     // Once the server is under way with it (at once on an idle machine).
-    let (status, head, body) = refused_within(s.addr(), Duration::from_secs(10));
+    let (status, head, body) = refused_within(s.addr(), Duration::from_secs(30));
     assert_eq!(status, 503, "{head}");
     assert_eq!(header(&head, "retry-after").as_deref(), Some("1"));
     assert!(body.contains("the server is busy"), "{body}");
@@ -811,7 +889,7 @@ fn stopping_answers_the_request_under_way_and_closes_idle_connections() {
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"complete\":false"), "{body}");
     for c in [&mut idle, &mut kept] {
-        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
         assert_eq!(c.read(&mut [0u8; 16]).unwrap_or(0), 0);
     }
     // The idle connections did not hold the stop for their read time.
