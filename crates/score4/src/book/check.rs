@@ -203,12 +203,22 @@ mod tests {
     #[test]
     fn forged_headers_are_refused_without_listing_the_book() {
         let seven = BoardSize::STANDARD;
-        let whole = Book::from_entries(seven, 42, Kind::Book, vec![]);
+        // Too deep to list at all: refused before listing, book or share.
+        for kind in [Kind::Book, Kind::Share { index: 1, count: 1 }] {
+            let deep = Book::from_entries(seven, 42, kind, vec![]);
+            assert!(matches!(
+                check(&deep, 1, 1),
+                Err(CheckError::Plan(PlanError::TooDeep { .. }))
+            ));
+        }
+        // Deep enough to list, but not with so few positions: refused
+        // after listing as many as the header could hold.
+        let whole = Book::from_entries(seven, 12, Kind::Book, vec![]);
         assert!(matches!(
             check(&whole, 1, 1),
             Err(CheckError::Incomplete { .. })
         ));
-        let share = Book::from_entries(seven, 42, Kind::Share { index: 1, count: 1 }, vec![]);
+        let share = Book::from_entries(seven, 12, Kind::Share { index: 1, count: 1 }, vec![]);
         assert!(matches!(
             check(&share, 1, 1),
             Err(CheckError::ShareTooLarge { .. })

@@ -482,11 +482,16 @@ mod tests {
                 }
             }
         }
-        // A deep 7x6 book with no records is refused early.
+        // A 7x6 book with no records is refused early: one too deep to
+        // list before listing, one that can be listed at its share's limit.
         let limit = share_limit(leaves_of_share(0, 1));
         assert!(limit < MAX_POSITIONS);
         assert!(matches!(
             Plan::<7, 6>::try_new(42, limit),
+            Err(PlanError::TooDeep { .. })
+        ));
+        assert!(matches!(
+            Plan::<7, 6>::try_new(12, limit),
             Err(PlanError::TooLarge { .. })
         ));
     }
