@@ -411,7 +411,6 @@ fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>)
         "words": score.map(|r| play::range_words(p, r)),
         "columns": columns,
         "best": a.best().map(|b| json!({ "col": b.column + 1, "proven": b.proven })),
-        // Every column exact (which a state may show before `done` is set).
         "complete": over || a.done,
         "nodes": a.nodes,
         "seconds": a.elapsed.as_secs_f64(),
