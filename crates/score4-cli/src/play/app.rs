@@ -179,6 +179,11 @@ impl<const W: usize, const H: usize> App<W, H> {
             KeyCode::Char('r') => self.redo(),
             KeyCode::Char('h') => {
                 self.hints = !self.hints;
+                // Scores no longer shown need no search (on a large board
+                // it would hold every core for hours); the engine's move does.
+                if !self.hints && !self.engine_to_move() {
+                    self.cancel();
+                }
                 self.next();
             }
             KeyCode::Char('n') => {

@@ -170,6 +170,8 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     let flag = Arc::clone(&signalled);
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
+            // At once, but with the terminal given back.
+            ratatui::restore();
             std::process::exit(OK.into());
         }
     });

@@ -188,7 +188,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ///
     /// The searches run on a thread of their own; `update` runs on the
     /// caller's, so it need not be `Send`. Every range always holds the
-    /// exact score.
+    /// exact score. Should `update` panic, the search is stopped through
+    /// the handle, which stays stopped until resumed.
     pub fn analyze_anytime(
         &mut self,
         p: &Position<W, H>,
@@ -223,16 +224,16 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             // running counter, can run ahead of the exact count of a
             // report already on its way, and what is shown never goes back.
             let mut shown = (0, Duration::ZERO);
-            let mut show = |mut state: Analysis<W>| {
+            let mut show = |state: &mut Analysis<W>| {
                 state.nodes = state.nodes.max(shown.0);
                 state.elapsed = state.elapsed.max(shown.1);
                 shown = (state.nodes, state.elapsed);
-                update(&state);
+                update(state);
             };
             loop {
                 match rx.recv_timeout(tick) {
-                    Ok(report) => {
-                        show(report.0);
+                    Ok(mut report) => {
+                        show(&mut report.0);
                         last = Some(report);
                     }
                     Err(RecvTimeoutError::Timeout) => {
@@ -240,7 +241,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                             let mut now = state;
                             now.nodes += handle.live_count().saturating_sub(live_then);
                             now.elapsed = start.elapsed();
-                            show(now);
+                            show(&mut now);
                         }
                     }
                     Err(RecvTimeoutError::Disconnected) => break,
@@ -248,7 +249,13 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
             drop(stop_on_panic);
             Some(match searching.join() {
-                Ok(done) => done,
+                // As the last update showed it, which a tick may have
+                // taken past the exact count.
+                Ok(mut done) => {
+                    done.nodes = done.nodes.max(shown.0);
+                    done.elapsed = done.elapsed.max(shown.1);
+                    done
+                }
                 Err(panic) => std::panic::resume_unwind(panic),
             })
         });
@@ -362,7 +369,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                     // No loss this soon: at least `floor`; no win this
                     // soon: at most `ceiling`. Zero is the weak question's.
                     let floor = first.lower + ahead;
-                    if range.lower < floor && floor < 0 {
+                    if range.lower < floor && floor < 0 && range.upper >= floor {
                         step(self, &mut state, col, Some((-floor, -floor + 1)))?;
                         report(&state);
                         asked = true;
@@ -371,7 +378,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                         continue;
                     };
                     let ceiling = first.upper - ahead;
-                    if range.upper > ceiling && ceiling > 0 {
+                    if range.upper > ceiling && ceiling > 0 && range.lower <= ceiling {
                         step(self, &mut state, col, Some((-ceiling - 1, -ceiling)))?;
                         report(&state);
                         asked = true;

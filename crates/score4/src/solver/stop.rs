@@ -2,9 +2,10 @@
 //!
 //! Every search can give up at any position when a flag it is handed is
 //! set: threads searching together already stop each other that way when
-//! the first one answers. A stoppable search is handed the solver's abort
-//! flag, which the user's [`StopHandle`] sets, and which a timer thread
-//! sets at the deadline. A search that gives up unwinds without storing
+//! the first one answers. A stoppable search is handed the solver's
+//! `Signals`: its abort flag, which the user's [`StopHandle`] sets and a
+//! timer thread sets at the deadline, and the running count of positions
+//! that a watcher reads during one long search. A search that gives up unwinds without storing
 //! anything more in the table: bounds stored before came from subtrees
 //! searched to their end, so the table stays sound and the next search
 //! reuses them.
@@ -78,7 +79,6 @@ impl StopHandle {
         self.0.user.load(Ordering::SeqCst)
     }
 
-    /// The flag stoppable searches check at every position.
     /// Positions the stoppable searches have searched so far, to within
     /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) per thread.
     pub(super) fn live_count(&self) -> u64 {
