@@ -125,17 +125,20 @@ fn damaged_or_mismatched_books_are_refused() {
         }
     }
     // A header claiming every 7x6 position with 42 moves, and no
-    // records: refused at once, not listed.
-    let forged = Book::from_entries(
-        score4::BoardSize::STANDARD,
-        42,
-        score4::book::Kind::Book,
-        vec![],
-    );
-    let file = path(&dir.join("forged"));
-    std::fs::write(&file, forged.to_bytes()).unwrap();
-    let o = score4(&["book", "check", &file]);
-    refused(&o, "incomplete");
+    // records: refused at once, not listed, as too deep; one of 12 moves,
+    // listable, as incomplete.
+    for (depth, why) in [(42, "too deep"), (12, "incomplete")] {
+        let forged = Book::from_entries(
+            score4::BoardSize::STANDARD,
+            depth,
+            score4::book::Kind::Book,
+            vec![],
+        );
+        let file = path(&dir.join(format!("forged{depth}")));
+        std::fs::write(&file, forged.to_bytes()).unwrap();
+        let o = score4(&["book", "check", &file]);
+        refused(&o, why);
+    }
     // A 5x4 book on the 7x6 board.
     let o = score4(&["solve", "--book", &path(&dir.join("good.book")), "4"]);
     refused(&o, "is for 5x4, not 7x6");
