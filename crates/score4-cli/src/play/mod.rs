@@ -97,26 +97,37 @@ pub fn run(args: Args) -> u8 {
 /// signal; and there is no terminal left to give back.
 fn end_on_hang_up() {
     let watch = || loop {
-        // No events asked for: poll(2) reports a hang-up or an error
-        // whatever is asked, and nothing else.
-        let mut tty = libc::pollfd {
-            fd: libc::STDIN_FILENO,
-            events: 0,
-            revents: 0,
-        };
-        // SAFETY: one pollfd, alive for the call.
-        let ready = unsafe { libc::poll(&mut tty, 1, -1) };
-        if ready > 0 && tty.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0 {
-            std::process::exit(OK.into());
-        }
-        if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return;
+        match hung_up(-1) {
+            Some(true) => std::process::exit(OK.into()),
+            Some(false) => {}
+            None => return,
         }
     };
     // Without the watch the game still plays; a hang-up then needs SIGKILL.
     let _ = std::thread::Builder::new()
         .name("score4-play-hang-up".into())
         .spawn(watch);
+}
+
+/// Whether the terminal has hung up, waiting up to `timeout_ms` (-1: until
+/// it does); `None` if that cannot be known.
+fn hung_up(timeout_ms: i32) -> Option<bool> {
+    // No events asked for: poll(2) reports a hang-up or an error whatever
+    // is asked, and nothing else.
+    let mut tty = libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, alive for the call.
+    let ready = unsafe { libc::poll(&mut tty, 1, timeout_ms) };
+    if ready > 0 {
+        Some(tty.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0)
+    } else if ready == 0 || io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+        Some(false)
+    } else {
+        None
+    }
 }
 
 /// The longest `--budget`, in seconds: an hour. A move is a wait at the
@@ -210,6 +221,9 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     ratatui::restore();
     match result {
         Ok(()) => OK,
+        // The terminal went away, seen by the loop before the watch: the
+        // game ends as a hang-up ends it, with no one left to tell.
+        Err(_) if hung_up(0) == Some(true) => OK,
         Err(e) => {
             output::error(format_args!("play: the terminal failed: {e}"));
             FAILED
