@@ -77,16 +77,19 @@ struct Report {
 
 /// Runs the benchmark over every file and returns the exit status.
 pub fn run(args: Args) -> u8 {
-    with_board_size!(args.board.board, run_on(args))
+    match args.board.compiled_for("bench") {
+        Ok(size) => with_board_size!(size, run_on(args)),
+        Err(message) => fail(&message),
+    }
 }
 
 /// [`run`] on the `W` x `H` board.
 fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     let files = if args.files.is_empty() {
-        if args.board.board != BoardSize::STANDARD {
+        if args.board.compiled() != Some(BoardSize::STANDARD) {
             return fail(&format!(
                 "no default fixture sets for {}: name the files",
-                args.board.board
+                args.board.shape()
             ));
         }
         match default_files() {

@@ -156,7 +156,7 @@ fn progress_bar(total: usize, done: usize, depth: u32) -> ProgressBar {
 fn build(args: &BuildArgs) -> Done {
     let start = Instant::now();
     let options = Options {
-        size: args.board.board,
+        size: args.board.compiled_for("book build")?,
         depth: args.depth,
         share: args.share,
         threads: args.threads.map_or_else(crate::all_cores, usize::from),
@@ -271,6 +271,11 @@ pub struct BookArg {
 }
 
 impl BookArg {
+    /// Whether a book file is named.
+    pub fn named(&self) -> bool {
+        self.book.is_some()
+    }
+
     /// Gives `solver` the book asked for; an error is one line starting
     /// `book:`, like every other command's error about a book.
     pub fn apply<const W: usize, const H: usize>(

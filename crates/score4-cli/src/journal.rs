@@ -27,6 +27,11 @@ pub struct JournalArg {
 }
 
 impl JournalArg {
+    /// Whether a journal is named.
+    pub fn named(&self) -> bool {
+        self.journal.is_some()
+    }
+
     /// Opens the journal for `solver`, saying on stderr what it held.
     pub fn apply<const W: usize, const H: usize>(
         &self,

@@ -118,14 +118,39 @@ fn all_cores() -> usize {
 /// The board every solving command takes.
 #[derive(clap::Args)]
 struct BoardArg {
-    /// Board size WIDTHxHEIGHT: width 4 to 9, height 4 or more, and
-    /// width * (height + 1) at most 64 (so 4x4..4x15, 5x4..5x11,
-    /// 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6). The empty board takes
-    /// milliseconds up to 5x6 or 7x4, seconds to a minute up to 7x6 or
-    /// 8x5, and more (hours for the largest) beyond: see the README.
+    /// Board size WIDTHxHEIGHT: width 4 to 16, height 4 or more, and
+    /// width * (height + 1) at most 128. Up to nine columns and 64 bits
+    /// (4x4..4x15, 5x4..5x11, 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6)
+    /// every command works; beyond, `solve` (one thread). Columns past 9
+    /// are written a to g. The empty board takes milliseconds up to 5x6
+    /// or 7x4, seconds to a minute up to 7x6 or 8x5, and more (hours for
+    /// the largest) beyond: see the README.
     #[arg(long, value_name = "WxH", default_value = "7x6",
-          value_parser = |s: &str| s.parse::<score4::BoardSize>().map_err(|e| e.to_string()))]
-    board: score4::BoardSize,
+          value_parser = |s: &str| s.parse::<score4::wide::Shape>().map_err(|e| e.to_string()))]
+    board: score4::wide::Shape,
+}
+
+impl BoardArg {
+    /// The size asked for.
+    fn shape(&self) -> score4::wide::Shape {
+        self.board
+    }
+
+    /// The size asked for, if it is one of the sizes compiled one by one.
+    fn compiled(&self) -> Option<score4::BoardSize> {
+        score4::BoardSize::new(self.board.width(), self.board.height()).ok()
+    }
+
+    /// The compiled size asked for, or the one-line error of a `command`
+    /// that has no other.
+    fn compiled_for(&self, command: &str) -> Result<score4::BoardSize, String> {
+        self.compiled().ok_or_else(|| {
+            format!(
+                "--board {}: `score4 {command}` works on boards up to 64 bits and nine columns so far; `score4 solve` on every size up to 128 bits",
+                self.board
+            )
+        })
+    }
 }
 
 /// Parses `--table-mb`, refusing sizes that cannot be allocated.

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
 use score4::solver::{Analysis, Goal, Question, Reply, ScoreRange, Verdict};
-use score4::{default_table_mb, with_board_size, Position, Probe, SolveError, Solver};
+use score4::{default_table_mb, wide, with_board_size, Position, Probe, SolveError, Solver};
 
 use crate::output::{self, Output, Stop, FAILED, OK, PARTLY, UNSETTLED};
 
@@ -90,6 +90,10 @@ pub struct Args {
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
     fresh_table: bool,
+    /// Solve with the search of boards past 64 bits and nine columns,
+    /// whose size is data, whatever the size: to compare both searches.
+    #[arg(long)]
+    size_as_data: bool,
     #[command(flatten)]
     board: crate::BoardArg,
     #[command(flatten)]
@@ -101,7 +105,10 @@ pub struct Args {
 /// Solves every position asked for, one output line per input line, and
 /// returns the exit status.
 pub fn run(args: Args) -> u8 {
-    with_board_size!(args.board.board, run_on(args))
+    match args.board.compiled() {
+        Some(size) if !args.size_as_data => with_board_size!(size, run_on(args)),
+        _ => run_wide(args),
+    }
 }
 
 /// [`run`] on the `W` x `H` board.
@@ -124,6 +131,24 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         output::error(message);
         return FAILED;
     }
+    let (mut status, written) = answer_all(&args, |moves| solve_moves(&mut solver, &args, moves));
+    if let Some(message) = crate::journal::failure(&solver) {
+        // Every answer is right; only the journal stopped keeping them.
+        output::error(message);
+        status = FAILED;
+    }
+    match written {
+        Ok(()) => status,
+        Err(stop) => stop.status(status),
+    }
+}
+
+/// Answers every position asked for with `solve`, one output line per
+/// input line: the status so far, and whether the output went on to the end.
+fn answer_all(
+    args: &Args,
+    mut solve: impl FnMut(&str) -> Result<(String, bool), String>,
+) -> (u8, Result<(), Stop>) {
     let mut out = Output::new();
     let mut status = OK;
     // Answers one input line: its output line, or an empty one and an
@@ -136,8 +161,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             } else {
                 first_field(line)
             };
-            solve_moves(&mut solver, &args, moves)
-                .map_err(|why| format!("{}: {why}", Quoted::new(moves)))
+            solve(moves).map_err(|why| format!("{}: {why}", Quoted::new(moves)))
         });
         let text = match answered {
             Ok((text, settled)) => {
@@ -167,7 +191,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
                 Ok(None) => break Ok(()),
                 Err(e) => {
                     output::error(format_args!("reading stdin: {e}"));
-                    return FAILED;
+                    return (FAILED, Ok(()));
                 }
             }
         }
@@ -183,15 +207,103 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
                 )
             })
     };
-    if let Some(message) = crate::journal::failure(&solver) {
-        // Every answer is right; only the journal stopped keeping them.
-        output::error(message);
-        status = FAILED;
+    (status, written)
+}
+
+/// [`run`] on a board past the compiled sizes, whose size is data
+/// ([`score4::wide`]): one thread, no book, no journal, no timeout yet.
+fn run_wide(args: Args) -> u8 {
+    let shape = args.board.shape();
+    let unsupported = [
+        (args.threads > 1, "--threads"),
+        (args.timeout.is_some(), "--timeout"),
+        (args.probes, "--probes"),
+        (args.book.named(), "--book"),
+        (args.journal.named(), "--journal"),
+    ];
+    if let Some((_, option)) = unsupported.iter().find(|(asked, _)| *asked) {
+        output::error(format_args!(
+            "{option} works on boards up to 64 bits and nine columns so far, not on {shape}"
+        ));
+        return FAILED;
     }
+    let table_mb = args.table_mb.unwrap_or(default_table_mb(1, shape.cells()));
+    let mut solver = match wide::Solver::new(shape, table_mb) {
+        Ok(solver) => solver,
+        Err(e) => {
+            output::error(format_args!("--table-mb {table_mb}: {e}"));
+            return FAILED;
+        }
+    };
+    let (status, written) = answer_all(&args, |moves| solve_wide(&mut solver, &args, moves));
     match written {
         Ok(()) => status,
         Err(stop) => stop.status(status),
     }
+}
+
+/// The output line for one position of a board whose size is data.
+fn solve_wide(
+    solver: &mut wide::Solver,
+    args: &Args,
+    moves: &str,
+) -> Result<(String, bool), String> {
+    let shape = *solver.shape();
+    let p = wide::Position::parse(&shape, moves).map_err(|e| e.to_string())?;
+    p.check_in_play(&shape).map_err(|e| e.to_string())?;
+    if args.fresh_table {
+        solver.clear_table();
+    }
+    solver.reset_nodes();
+    let start = Instant::now();
+    let mut text = match question(args) {
+        Question::Score => format!("{moves} {}", solver.solve(&p).map_err(|e| e.to_string())?),
+        Question::Sign => format!(
+            "{moves} {}",
+            solver.solve_weak(&p).map_err(|e| e.to_string())?
+        ),
+        Question::Moves => {
+            let scores = solver.analyze(&p).map_err(|e| e.to_string())?;
+            let mut text = moves.to_string();
+            for score in scores {
+                match score {
+                    Some(s) => write!(text, " {s}"),
+                    None => write!(text, " -"),
+                }
+                .map_err(|e| e.to_string())?;
+            }
+            text
+        }
+        Question::Best => {
+            let scores = solver.analyze(&p).map_err(|e| e.to_string())?;
+            let score = scores
+                .iter()
+                .flatten()
+                .max()
+                .copied()
+                .ok_or("no move to play")?;
+            let best: Vec<bool> = scores.iter().map(|s| *s == Some(score)).collect();
+            if args.explain {
+                explain(shape.cells(), p.moves_played(), moves, score, &best)?
+            } else {
+                let mut text = moves.to_string();
+                for column in best_columns(&best) {
+                    write!(text, " {}", column_name(column)).map_err(|e| e.to_string())?;
+                }
+                text
+            }
+        }
+    };
+    if args.stats {
+        let micros = start.elapsed().as_micros();
+        write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
+    }
+    Ok((text, true))
+}
+
+/// A column (from 1) as the notation writes it: `1` to `9`, then `a` to `g`.
+fn column_name(column: usize) -> char {
+    wide::notation::character(column).unwrap_or('?')
 }
 
 /// The longest `--timeout`, in seconds: a week.
@@ -258,7 +370,7 @@ fn solve_moves<const W: usize, const H: usize>(
             let reply = solver.answer(&p, question(args));
             let text = match reply {
                 Reply::Best { score, moves: best } if args.explain => {
-                    explain(&p, moves, score, &best)?
+                    explain(W * H, p.moves_played(), moves, score, &best)?
                 }
                 _ => format!("{moves}{}", Columns(&reply)),
             };
@@ -376,17 +488,14 @@ fn best_columns(best: &[bool]) -> impl Iterator<Item = usize> + '_ {
     (1..).zip(best).filter(|(_, &b)| b).map(|(c, _)| c)
 }
 
-/// The line of `--explain`: who wins with which disc, the score, and the
-/// best moves.
-fn explain<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    moves: &str,
-    score: i32,
-    best: &[bool; W],
-) -> Result<String, String> {
-    let verdict =
-        Verdict::of(p, score).ok_or_else(|| format!("no game from here scores {score}"))?;
-    let columns: Vec<String> = best_columns(best).map(|c| c.to_string()).collect();
+/// The line of `--explain` for a position of `cells` cells after `n`
+/// moves: who wins with which disc, the score, and the best moves.
+fn explain(cells: usize, n: u32, moves: &str, score: i32, best: &[bool]) -> Result<String, String> {
+    let verdict = Verdict::after(cells, n, score)
+        .ok_or_else(|| format!("no game from here scores {score}"))?;
+    let columns: Vec<String> = best_columns(best)
+        .map(|c| column_name(c).to_string())
+        .collect();
     let best = match columns.as_slice() {
         [one] => format!("best move {one}"),
         [first @ .., last] => format!("best moves {} and {last}", first.join(", ")),

@@ -116,7 +116,13 @@ pub fn run(command: Command) -> u8 {
             ..
         }
         | Command::Plan { split, .. }
-        | Command::Run(Searching { split, .. }) => split.board.board,
+        | Command::Run(Searching { split, .. }) => match split.board.compiled_for("split") {
+            Ok(size) => size,
+            Err(message) => {
+                output::error(message);
+                return FAILED;
+            }
+        },
     };
     match with_board_size!(size, run_on(command)) {
         Ok(status) => status,

@@ -143,7 +143,8 @@ def test_position_model():
     "call,words",
     [
         (lambda: Position("448"), "move 3: column 8 is out of range 1..7"),
-        (lambda: Position("4a"), "move 2: 'a' is not a column"),
+        (lambda: Position("4a"), "move 2: column 10 is out of range 1..7"),
+        (lambda: Position("4h"), "move 2: 'h' is not a column"),
         (lambda: Position("4444444"), "move 7: column 4 is full"),
         (lambda: Position("12121213"), "move 8: the game was already won by move 7"),
         (lambda: Position("", board=(10, 6)), "10x6"),

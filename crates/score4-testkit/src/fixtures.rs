@@ -83,10 +83,27 @@ pub fn published(test: &str, name: &str) -> Option<Vec<Labelled>> {
     })
 }
 
-/// The published first-player score of the empty board of each size in
-/// `fixtures/board-sizes.txt` (`SIZE WINNER LAST-DISC` lines), in the
-/// solver's scoring.
+/// The published first-player score of the empty board of each compiled
+/// size in `fixtures/board-sizes.txt`, in the solver's scoring.
 pub fn board_sizes() -> Vec<(BoardSize, i32)> {
+    published_results()
+        .into_iter()
+        .filter_map(|((w, h), score)| Some((BoardSize::new(w, h).ok()?, score)))
+        .collect()
+}
+
+/// The published score of the empty board of `size` (`WxH`), if listed.
+pub fn board_size_result(size: &str) -> Option<i32> {
+    published_results()
+        .into_iter()
+        .find(|((w, h), _)| format!("{w}x{h}") == size)
+        .map(|(_, score)| score)
+}
+
+/// Every row of `fixtures/board-sizes.txt` (`SIZE WINNER LAST-DISC`
+/// lines), compiled sizes and sizes past them: the width and height, and
+/// the first player's score in the solver's scoring.
+pub fn published_results() -> Vec<((usize, usize), i32)> {
     let path = path("board-sizes.txt");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
@@ -99,9 +116,9 @@ pub fn board_sizes() -> Vec<(BoardSize, i32)> {
         let [size, winner, last] = fields[..] else {
             panic!("malformed line '{line}'");
         };
-        let size: BoardSize = size.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
+        let shape: score4::wide::Shape = size.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
         let last: u32 = last.parse().unwrap_or_else(|e| panic!("{line}: {e}"));
-        let cells = size.width() * size.height();
+        let cells = shape.cells();
         assert!(0 < last && last <= cells as u32, "{line}");
         let win = score::win_by_disc(cells, last);
         let score = match winner {
@@ -113,7 +130,7 @@ pub fn board_sizes() -> Vec<(BoardSize, i32)> {
             "second" => -win,
             _ => panic!("{line}: unknown winner '{winner}'"),
         };
-        results.push((size, score));
+        results.push(((shape.width(), shape.height()), score));
     }
     results
 }

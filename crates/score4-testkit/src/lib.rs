@@ -12,6 +12,7 @@
 pub mod classic;
 pub mod cli;
 pub mod fixtures;
+pub mod naive;
 pub mod positions;
 pub mod reference;
 pub mod rng;

@@ -20,6 +20,8 @@
 //!   disk: resumed after a kill, or shared over machines.
 //! - [`size`]: board sizes chosen at run time, and reaching the code
 //!   compiled for each.
+//! - [`wide`]: every other board up to 128 bits, its size as data: shape,
+//!   notation, position and solver.
 //! - [`book`]: the opening book: exact scores of every early position,
 //!   its file, and how it is built.
 //! - [`fixture`] and [`bench`](mod@bench): labelled position sets and timing them.
@@ -55,6 +57,7 @@ pub mod score;
 pub mod size;
 pub mod solver;
 pub mod split;
+pub mod wide;
 
 pub use bitboard::{Bitboard, Geometry};
 pub use board::{Board, Colour};

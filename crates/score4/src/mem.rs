@@ -27,6 +27,8 @@ pub(crate) unsafe trait ZeroBits {}
 unsafe impl ZeroBits for AtomicU64 {}
 // SAFETY: plain integers.
 unsafe impl ZeroBits for [u64; 2] {}
+// SAFETY: a plain integer.
+unsafe impl ZeroBits for u128 {}
 
 /// `n` zeroed values, or an error if the allocator refuses them. The
 /// memory is not written here: the system supplies zeroed pages as they

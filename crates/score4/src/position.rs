@@ -95,10 +95,9 @@ impl<const W: usize, const H: usize> Position<W, H> {
             if let Some(won_at) = won_at {
                 return Err(ParseError::AfterGameOver { index, won_at });
             }
-            let column =
-                ch.to_digit(10)
-                    .ok_or(ParseError::UnknownCharacter { index, ch })? as usize;
-            if column < 1 || column > W {
+            let column = crate::wide::notation::column(ch)
+                .ok_or(ParseError::UnknownCharacter { index, ch })?;
+            if column > W {
                 return Err(ParseError::ColumnOutOfRange {
                     index,
                     column,
@@ -479,8 +478,17 @@ mod tests {
     #[test]
     fn parse_names_each_problem() {
         assert_eq!(
+            P::parse("44h"),
+            Err(ParseError::UnknownCharacter { index: 3, ch: 'h' })
+        );
+        // Letters name the columns past 9 (on boards that wide).
+        assert_eq!(
             P::parse("44a"),
-            Err(ParseError::UnknownCharacter { index: 3, ch: 'a' })
+            Err(ParseError::ColumnOutOfRange {
+                index: 3,
+                column: 10,
+                width: 7
+            })
         );
         assert_eq!(
             P::parse("48"),
@@ -492,11 +500,7 @@ mod tests {
         );
         assert_eq!(
             P::parse("0").unwrap_err(),
-            ParseError::ColumnOutOfRange {
-                index: 1,
-                column: 0,
-                width: 7
-            }
+            ParseError::UnknownCharacter { index: 1, ch: '0' }
         );
         assert_eq!(
             P::parse("1111111"),

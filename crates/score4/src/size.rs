@@ -46,9 +46,18 @@ pub enum SizeError {
     /// Not of the form `WxH`.
     #[error("{} is not a board size: expected WIDTHxHEIGHT, such as 7x6", crate::input::Quoted::new(.0))]
     Malformed(String),
-    /// A width or height outside the supported limits.
-    #[error("{width}x{height} is not supported: the width must be {MIN_WIDTH} to {MAX_WIDTH}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {MAX_LAYOUT_BITS}")]
+    /// A width or height outside every supported limit.
+    #[error("{width}x{height} is not supported: the width must be {MIN_WIDTH} to {}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {}", crate::wide::shape::MAX_WIDTH, crate::wide::shape::MAX_LAYOUT_BITS)]
     Unsupported {
+        /// The width asked for.
+        width: usize,
+        /// The height asked for.
+        height: usize,
+    },
+    /// A size past 64 bits or nine columns, which only the solver of
+    /// [`wide`](crate::wide) boards takes so far.
+    #[error("{width}x{height} is past the boards this takes so far: the width must be {MIN_WIDTH} to {MAX_WIDTH}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {MAX_LAYOUT_BITS}")]
+    NotCompiled {
         /// The width asked for.
         width: usize,
         /// The height asked for.
@@ -66,6 +75,9 @@ impl BoardSize {
     /// The size `width` x `height`, if supported.
     pub const fn new(width: usize, height: usize) -> Result<BoardSize, SizeError> {
         if !Self::supports(width, height) {
+            if crate::wide::Shape::supports(width, height) {
+                return Err(SizeError::NotCompiled { width, height });
+            }
             return Err(SizeError::Unsupported { width, height });
         }
         Ok(BoardSize { width, height })
@@ -121,17 +133,24 @@ impl Default for BoardSize {
 impl FromStr for BoardSize {
     type Err = SizeError;
     fn from_str(text: &str) -> Result<BoardSize, SizeError> {
-        let malformed = || SizeError::Malformed(text.escape_debug().take(40).collect());
-        let (w, h) = text.split_once(['x', 'X']).ok_or_else(malformed)?;
-        let number = |s: &str| {
-            // Plain decimal digits only: no sign, no spaces.
-            if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(malformed());
-            }
-            s.parse::<usize>().map_err(|_| malformed())
-        };
-        BoardSize::new(number(w)?, number(h)?)
+        let (width, height) = parse_dimensions(text)?;
+        BoardSize::new(width, height)
     }
+}
+
+/// The width and height of `WxH`, whatever their size: the one reader of
+/// board sizes.
+pub(crate) fn parse_dimensions(text: &str) -> Result<(usize, usize), SizeError> {
+    let malformed = || SizeError::Malformed(text.escape_debug().take(40).collect());
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(malformed)?;
+    let number = |s: &str| {
+        // Plain decimal digits only: no sign, no spaces.
+        if s.is_empty() || s.len() > 3 || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(malformed());
+        }
+        s.parse::<usize>().map_err(|_| malformed())
+    };
+    Ok((number(w)?, number(h)?))
 }
 
 impl fmt::Display for BoardSize {
@@ -238,10 +257,20 @@ mod tests {
                 "{bad}"
             );
         }
-        for (w, h) in [(3, 6), (10, 4), (7, 3), (9, 7), (4, 16), (8, 8)] {
+        for (w, h) in [(3, 6), (7, 3), (17, 4), (4, 32), (16, 8)] {
             assert_eq!(
                 format!("{w}x{h}").parse::<BoardSize>(),
                 Err(SizeError::Unsupported {
+                    width: w,
+                    height: h
+                })
+            );
+        }
+        // Past the compiled sizes, within 128 bits: the run-time sizes.
+        for (w, h) in [(10, 4), (9, 7), (4, 16), (8, 8), (16, 7), (4, 31)] {
+            assert_eq!(
+                format!("{w}x{h}").parse::<BoardSize>(),
+                Err(SizeError::NotCompiled {
                     width: w,
                     height: h
                 })

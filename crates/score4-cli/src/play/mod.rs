@@ -67,7 +67,13 @@ fn opponent(text: &str, size: score4::BoardSize) -> Result<Opponent, String> {
 }
 
 pub fn run(args: Args) -> u8 {
-    let size = args.board.board;
+    let size = match args.board.compiled_for("play") {
+        Ok(size) => size,
+        Err(message) => {
+            output::error(message);
+            return FAILED;
+        }
+    };
     let opponent = match opponent(&args.opponent, size) {
         Ok(o) => o,
         Err(e) => {

@@ -5,7 +5,9 @@ use crate::common::{score4, text};
 
 use score4::Position;
 use score4_testkit::fixtures;
+use score4_testkit::naive::{Grid, Naive};
 use score4_testkit::reference::Reference;
+use score4_testkit::Rng;
 
 /// The published first-player scores of the small boards, from the fixture.
 fn published_small() -> Vec<(String, i32)> {
@@ -53,7 +55,7 @@ fn moves_and_analysis_follow_the_width() {
 
 #[test]
 fn unsupported_sizes_are_refused_naming_the_limit() {
-    for size in ["3x6", "10x4", "9x7", "4x16", "8x8"] {
+    for size in ["3x6", "17x4", "4x32", "16x8"] {
         for command in ["solve", "bench"] {
             let o = score4(&[command, "--board", size, "1"]);
             assert_eq!(o.status.code(), Some(2), "{command} {size}");
@@ -61,13 +63,127 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
             let err = text(&o.stderr);
             let first = err.lines().next().unwrap_or("");
             assert!(first.contains(size), "{first}");
-            assert!(first.contains("width * (height + 1) at most 64"), "{first}");
+            assert!(
+                first.contains("width * (height + 1) at most 128"),
+                "{first}"
+            );
+        }
+    }
+    // Past 64 bits or nine columns: `solve` only, so far; the others say so.
+    for size in ["10x4", "9x7", "4x16", "8x8", "16x7"] {
+        // The first player to move has three in column 1: a win at once.
+        let o = score4(&["solve", "--board", size, "121212"]);
+        assert!(o.status.success(), "{size}: {}", text(&o.stderr));
+        assert!(text(&o.stdout).starts_with("121212 "), "{size}");
+        let book = format!("{size}-never-written.book");
+        for args in [
+            vec!["bench", "--board", size, "-"],
+            vec!["play", "--board", size],
+            vec![
+                "book", "build", "--board", size, "--depth", "1", "--out", &book,
+            ],
+            vec!["split", "plan", "--board", size, "-", "never-read"],
+        ] {
+            let o = score4(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+            let err = text(&o.stderr);
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.contains("`score4 solve` on every size up to 128 bits"),
+                "{args:?}: {err}"
+            );
+            assert!(!std::path::Path::new(&book).exists());
         }
     }
     for size in ["7", "7x", "x6", "+7x6", "7x6x1"] {
         let o = score4(&["solve", "--board", size, "1"]);
         assert_eq!(o.status.code(), Some(2), "{size}");
         assert!(text(&o.stderr).contains("expected WIDTHxHEIGHT"), "{size}");
+    }
+}
+
+/// A random game on a `w` x `h` board that avoids winning moves, stopped
+/// with `empty` cells left: its moves in the notation and the grid.
+fn late_game(w: usize, h: usize, empty: usize, rng: &mut Rng) -> Option<(String, Grid)> {
+    let mut g = Grid::new(w, h);
+    let mut moves = String::new();
+    while (g.moves_played() as usize) < w * h - empty {
+        let open: Vec<usize> = (0..w)
+            .filter(|&c| g.can_play(c) && !g.wins_with(c))
+            .collect();
+        if open.is_empty() {
+            return None;
+        }
+        let col = open[rng.index(open.len())];
+        g.play(col);
+        moves.push(score4::wide::notation::character(col + 1).unwrap());
+    }
+    Some((moves, g))
+}
+
+#[test]
+fn boards_past_64_bits_solve_as_the_unpruned_negamax_says() {
+    let mut rng = Rng::new(128);
+    for (w, h) in [(10, 4), (12, 4), (16, 7), (8, 8), (10, 6), (4, 24)] {
+        let size = format!("{w}x{h}");
+        let mut lines = String::new();
+        let mut expected = String::new();
+        while lines.lines().count() < 6 {
+            let Some((moves, g)) = late_game(w, h, 6 + rng.index(5), &mut rng) else {
+                continue;
+            };
+            let scores = Naive::new().move_scores(&g);
+            expected.push_str(&moves);
+            for s in scores {
+                expected.push_str(&s.map_or(" -".to_string(), |s| format!(" {s}")));
+            }
+            expected.push('\n');
+            lines.push_str(&moves);
+            lines.push('\n');
+        }
+        let o = score4_testkit::cli::run_with_input(
+            env!("CARGO_BIN_EXE_score4"),
+            &["solve", "--board", &size, "--analyze"],
+            lines.as_bytes(),
+        );
+        assert!(o.status.success(), "{size}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stdout), expected, "{size}");
+    }
+    // Letters name the columns past 9, in either case; nothing else does.
+    // Three of the first player's in column 10: a win with its 4th disc,
+    // 1 + (48 - 7) / 2; the position printed as given.
+    let o = score4(&["solve", "--board", "12x4", "AbAbAb"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "AbAbAb 21\n");
+    let o = score4(&["solve", "--board", "12x4", "d"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("column 13 is out of range 1..12"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = score4(&["solve", "--board", "12x4", "10"]);
+    assert!(
+        text(&o.stderr).contains("'0' is not a column"),
+        "{}",
+        text(&o.stderr)
+    );
+    // One thread and no book or journal there, so far: said, not ignored.
+    for option in [
+        &["--threads", "2"][..],
+        &["--timeout", "1"],
+        &["--book", "x.book"],
+    ] {
+        let mut args = vec!["solve", "--board", "10x6"];
+        args.extend(option);
+        args.push("1");
+        let o = score4(&args);
+        assert_eq!(o.status.code(), Some(2), "{option:?}");
+        assert!(
+            text(&o.stderr).contains("not on 10x6"),
+            "{}",
+            text(&o.stderr)
+        );
     }
 }
 

@@ -70,18 +70,23 @@ impl Verdict {
     /// The verdict of `score` for `p`, a game that goes on; `None` if no
     /// game from `p` ends with that score.
     pub fn of<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> Option<Verdict> {
-        let n = p.moves_played();
+        Self::after(W * H, p.moves_played(), score)
+    }
+
+    /// The verdict of `score` on a board of `cells` cells after `n` moves
+    /// (see [`of`](Self::of)), for boards whose size is data.
+    pub fn after(cells: usize, n: u32, score: i32) -> Option<Verdict> {
         let to_move = Player::after_moves(n);
         if score == 0 {
             return Some(Verdict { to_move, win: None });
         }
         // The winner's first chance is the next move, or the one after.
         let (winner, disc) = if score > 0 {
-            (to_move, score::own_winning_disc(W * H, n, score)?)
+            (to_move, score::own_winning_disc(cells, n, score)?)
         } else {
             (
                 to_move.other(),
-                score::own_winning_disc(W * H, n + 1, -score)?,
+                score::own_winning_disc(cells, n + 1, -score)?,
             )
         };
         Some(Verdict {

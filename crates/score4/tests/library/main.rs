@@ -16,3 +16,4 @@ mod parsers;
 mod perfect;
 mod solver;
 mod stop;
+mod wide;

@@ -1,0 +1,43 @@
+//! The move notation on boards of every width: one character per move,
+//! columns `1` to `9` as digits, then `a` (10) to `g` (16).
+//!
+//! Boards up to nine columns keep their digits, so every position written
+//! before wider boards existed reads the same. Letters are read in either
+//! case and written in lower case.
+
+/// The column (from 1) a move character names, if it names one.
+///
+/// ```
+/// use score4::wide::notation::column;
+/// assert_eq!(column('4'), Some(4));
+/// assert_eq!(column('a'), Some(10));
+/// assert_eq!(column('G'), Some(16));
+/// assert_eq!(column('0'), None);
+/// assert_eq!(column('h'), None);
+/// ```
+pub const fn column(ch: char) -> Option<usize> {
+    match ch {
+        '1'..='9' => Some(ch as usize - '0' as usize),
+        'a'..='g' => Some(ch as usize - 'a' as usize + 10),
+        'A'..='G' => Some(ch as usize - 'A' as usize + 10),
+        _ => None,
+    }
+}
+
+/// The character of column `column` (from 1), `None` past the widest board.
+///
+/// ```
+/// use score4::wide::notation::{character, column};
+/// assert_eq!(character(10), Some('a'));
+/// for c in 1..=16 {
+///     assert_eq!(character(c).and_then(column), Some(c));
+/// }
+/// assert_eq!(character(17), None);
+/// ```
+pub const fn character(column: usize) -> Option<char> {
+    match column {
+        1..=9 => Some((b'0' + column as u8) as char),
+        10..=16 => Some((b'a' + (column - 10) as u8) as char),
+        _ => None,
+    }
+}

@@ -1,0 +1,264 @@
+//! The search of boards up to 128 bits: alpha-beta over the
+//! [table](super::table), moves that lose at once never tried, the others
+//! tried by the threats they make, and the score found by null windows.
+
+use super::bounds::static_bounds;
+use super::position::Position;
+use super::shape::{Cells, Shape};
+use super::table::{Known, Table};
+use crate::error::SolveError;
+use crate::mem::TableError;
+use crate::score;
+
+/// A solver of one board size, chosen at run time.
+///
+/// ```
+/// use score4::wide::{Position, Shape, Solver};
+/// let shape = Shape::new(10, 4).unwrap();
+/// let mut solver = Solver::new(shape, 16).unwrap();
+/// // The first player has three on the bottom row, open at both ends.
+/// let p = Position::parse(&shape, "4a5a6").unwrap();
+/// assert!(solver.solve(&p).unwrap() < 0);
+/// ```
+pub struct Solver {
+    shape: Shape,
+    table: Table,
+    /// Positions searched since the last [`reset_nodes`](Self::reset_nodes).
+    nodes: u64,
+}
+
+impl Solver {
+    /// A solver for `shape` with a table of about `mb` mebibytes.
+    pub fn new(shape: Shape, mb: usize) -> Result<Solver, TableError> {
+        Ok(Solver {
+            shape,
+            table: Table::with_mb(mb, shape.layout_bits())?,
+            nodes: 0,
+        })
+    }
+
+    /// The board this solver solves.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Positions searched since the solver was made or last reset.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Counts positions from zero again.
+    pub fn reset_nodes(&mut self) {
+        self.nodes = 0;
+    }
+
+    /// The memory of the table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// Forgets what the table holds.
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+    }
+
+    fn cells(&self) -> usize {
+        self.shape.cells()
+    }
+
+    /// The exact score of `p` for the side to move, in the crate's
+    /// [convention](crate::score).
+    pub fn solve(&mut self, p: &Position) -> Result<i32, SolveError> {
+        p.check_in_play(&self.shape)?;
+        let (cells, n) = (self.cells(), p.moves_played());
+        if p.can_win_next(&self.shape) {
+            return Ok(score::win(cells, n));
+        }
+        // A loss to the opponent's next disc, at worst; a win with our
+        // disc after next, at best.
+        let (mut lower, mut upper) = (-score::win(cells, n + 1), score::win(cells, n + 2));
+        while lower < upper {
+            // Halve the interval, but ask nearer zero first: most
+            // positions are decided early and questions near zero are
+            // cheap.
+            let mut middle = lower + (upper - lower) / 2;
+            if middle <= 0 && lower / 2 < middle {
+                middle = lower / 2;
+            } else if middle >= 0 && upper / 2 > middle {
+                middle = upper / 2;
+            }
+            let found = self.negamax(p, middle, middle + 1);
+            if found <= middle {
+                upper = found;
+            } else {
+                lower = found;
+            }
+        }
+        Ok(lower)
+    }
+
+    /// Who wins `p` with best play: 1 for the side to move, 0 a draw, -1
+    /// the opponent; one search of the window `-1..1`.
+    pub fn solve_weak(&mut self, p: &Position) -> Result<i32, SolveError> {
+        p.check_in_play(&self.shape)?;
+        if p.can_win_next(&self.shape) {
+            return Ok(1);
+        }
+        Ok(self.negamax(p, -1, 1).signum())
+    }
+
+    /// The score of every move of `p` (the negated score of the position
+    /// after it), `None` for a full column; a move that wins at once
+    /// scores the win.
+    pub fn analyze(&mut self, p: &Position) -> Result<Vec<Option<i32>>, SolveError> {
+        p.check_in_play(&self.shape)?;
+        let shape = self.shape;
+        let mut scores = vec![None; shape.width()];
+        for (col, slot) in scores.iter_mut().enumerate() {
+            if !p.can_play(&shape, col) {
+                continue;
+            }
+            *slot = Some(if p.is_winning_move(&shape, col) {
+                score::win(shape.cells(), p.moves_played())
+            } else {
+                let child = p.after(&shape, col);
+                if child.is_full(&shape) {
+                    0
+                } else {
+                    -self.solve(&child)?
+                }
+            });
+        }
+        Ok(scores)
+    }
+
+    /// The score of `p`, a position in play where the side to move cannot
+    /// win at once, if it lies strictly between `alpha` and `beta`;
+    /// otherwise a bound on the same side of the window as the score:
+    /// at most `alpha` when the score is, at least `beta` when it is.
+    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta && !p.can_win_next(&self.shape));
+        self.nodes += 1;
+        let shape = self.shape;
+        let (cells, n) = (shape.cells(), p.moves_played());
+        let candidates = p.non_losing_moves(&shape);
+        if candidates == 0 {
+            return -score::win(cells, n + 1);
+        }
+        // Neither side can win with the next two discs, and then the board is full.
+        if n as usize + 2 >= cells {
+            return 0;
+        }
+        // The opponent cannot win with its next disc, nor can we: the loss
+        // comes later, our win with our disc after next at best; the static
+        // bounds and the table may say more.
+        let (mut lower, mut upper) = static_bounds(
+            &shape,
+            p,
+            (alpha, beta),
+            (-score::win(cells, n + 3), score::win(cells, n + 2)),
+        );
+        let key = p.key();
+        let mut hint = None;
+        if let Some(k) = self.table.get(key) {
+            lower = lower.max(k.lower);
+            upper = upper.min(k.upper);
+            hint = k.best;
+        }
+        if lower >= beta {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        if alpha >= beta {
+            // Only when both bounds meet: the exact score.
+            return alpha;
+        }
+
+        // The order to try the moves in: the table's best move, then by
+        // the threats each makes, ties centre first. A threat right above
+        // one of the opponent's is nearly worthless (whoever fills the cell
+        // below, the opponent wins there or blocks it next); one right
+        // above a cell the opponent can play counts half as much again.
+        let dead = p.opponent_winning_cells(&shape) << 1;
+        let playable = p.playable(&shape);
+        let mut moves = [(0 as Cells, 0u32); super::shape::MAX_WIDTH];
+        let mut count = 0;
+        for &col in shape.centre_first() {
+            let cell = candidates & shape.column(col as usize);
+            if cell == 0 {
+                continue;
+            }
+            let threats = shape.winning_cells(p.current() | cell) & !(p.occupied() | cell);
+            // The opponent's playable cells after the move.
+            let next = (playable ^ cell) | ((cell << 1) & shape.board());
+            if Position::non_losing_among(next, threats) == 0 {
+                // The opponent loses whatever it plays: the best there is.
+                let won = score::win(cells, n + 2);
+                let best = Some(col as usize);
+                self.table.put(
+                    key,
+                    Known {
+                        lower: won,
+                        upper: won,
+                        best,
+                    },
+                );
+                return won;
+            }
+            let useful = threats & !dead;
+            let rank = if hint == Some(col as usize) {
+                u32::MAX
+            } else {
+                2 * useful.count_ones() + (useful & (next << 1)).count_ones()
+            };
+            // Insertion, stable: equal ranks keep the centre-first order.
+            let mut i = count;
+            while i > 0 && moves[i - 1].1 < rank {
+                moves[i] = moves[i - 1];
+                i -= 1;
+            }
+            moves[i] = (cell, rank);
+            count += 1;
+        }
+
+        let mut best = None;
+        for &(cell, _) in &moves[..count] {
+            let mut child = *p;
+            child.play_cell(cell);
+            let found = -self.negamax(&child, -beta, -alpha);
+            if found >= beta {
+                debug_assert!(found <= upper);
+                let best = Some(shape.column_of(cell));
+                self.table.put(
+                    key,
+                    Known {
+                        lower: found,
+                        upper,
+                        best,
+                    },
+                );
+                return found;
+            }
+            if found > alpha {
+                alpha = found;
+                best = Some(shape.column_of(cell));
+            }
+        }
+        // Every move scored at most `alpha`; one scored exactly that if it
+        // raised it.
+        let lower = if best.is_some() { alpha } else { lower };
+        self.table.put(
+            key,
+            Known {
+                lower,
+                upper: alpha,
+                best,
+            },
+        );
+        alpha
+    }
+}

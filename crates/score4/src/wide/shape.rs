@@ -1,0 +1,319 @@
+//! A board's shape as data: its width, height and every mask of its
+//! layout, computed once when the size is chosen.
+//!
+//! The layout is the Fhourstones layout of [`bitboard`](crate::bitboard)
+//! (each column `height + 1` bits, cells from the bottom up, then a
+//! sentinel that stays zero), in a `u128`: up to 128 bits, where the
+//! compiled sizes stop at 64.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::size::{SizeError, MIN_HEIGHT, MIN_WIDTH};
+
+/// A set of cells of a board up to 128 bits, one bit per cell of the layout.
+pub type Cells = u128;
+
+/// Most columns: a column is written as one character, `1` to `9` then
+/// `a` to `g` (see [`notation`](super::notation)), and a table entry names
+/// a column in 5 bits.
+pub const MAX_WIDTH: usize = 16;
+/// Most bits of the layout: one `u128`.
+pub const MAX_LAYOUT_BITS: usize = 128;
+
+/// The shape of a board of any size up to [`MAX_LAYOUT_BITS`], with the
+/// masks its positions and search need.
+///
+/// ```
+/// use score4::wide::Shape;
+/// let shape: Shape = "10x6".parse().unwrap();
+/// assert_eq!(shape.cells(), 60);
+/// assert_eq!(shape.layout_bits(), 70);
+/// assert_eq!(shape.centre_first()[0], 5);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    width: usize,
+    height: usize,
+    /// Bits per column: the cells plus the sentinel.
+    stride: u32,
+    /// The bottom cell of every column.
+    bottom: Cells,
+    /// Every cell of the board, no sentinels.
+    board: Cells,
+    /// The rows of the parity of the sentinel row (`height`), sentinels
+    /// included: where claimeven's claimer takes the first cell of a
+    /// column with an even number of empty cells (see [`bounds`](super::bounds)).
+    claim_rows: Cells,
+    /// The columns from the centre outwards (see
+    /// [`centre_first`](crate::bitboard::centre_first)); the first `width`
+    /// are used.
+    order: [u8; MAX_WIDTH],
+}
+
+impl Shape {
+    /// The shape `width` x `height`, for any board that a line of four can
+    /// fit on, up to [`MAX_WIDTH`] columns and [`MAX_LAYOUT_BITS`] bits.
+    pub fn new(width: usize, height: usize) -> Result<Shape, SizeError> {
+        if !Self::supports(width, height) {
+            return Err(SizeError::Unsupported { width, height });
+        }
+        Ok(Self::any(width, height))
+    }
+
+    /// Whether [`new`](Self::new) accepts `width` x `height`.
+    pub const fn supports(width: usize, height: usize) -> bool {
+        width >= MIN_WIDTH
+            && width <= MAX_WIDTH
+            && height >= MIN_HEIGHT
+            && height < MAX_LAYOUT_BITS
+            && width * (height + 1) <= MAX_LAYOUT_BITS
+    }
+
+    /// Any shape that fits the layout, small ones included (tests compare
+    /// whole small boards with slow models).
+    ///
+    /// # Panics
+    ///
+    /// If the board is empty, wider than [`MAX_WIDTH`] or its layout does
+    /// not fit [`MAX_LAYOUT_BITS`].
+    pub fn any(width: usize, height: usize) -> Shape {
+        assert!(
+            (1..=MAX_WIDTH).contains(&width)
+                && height >= 1
+                && width * (height + 1) <= MAX_LAYOUT_BITS,
+            "{width}x{height} does not fit the 128-bit layout"
+        );
+        let stride = height as u32 + 1;
+        let bottom = (0..width).fold(0, |b: Cells, col| b | 1 << (col as u32 * stride));
+        let mut order = [0u8; MAX_WIDTH];
+        for (i, slot) in order.iter_mut().take(width).enumerate() {
+            // The rule of `bitboard::centre_first`, with the width as data.
+            *slot = if i % 2 == 1 {
+                width / 2 - i.div_ceil(2)
+            } else {
+                width / 2 + i / 2
+            } as u8;
+        }
+        let claim_rows = (0..=height)
+            .filter(|row| row % 2 == height % 2)
+            .fold(0, |rows: Cells, row| rows | bottom << row);
+        Shape {
+            width,
+            height,
+            stride,
+            bottom,
+            board: bottom * ((1 << height) - 1),
+            claim_rows,
+            order,
+        }
+    }
+
+    /// Number of columns.
+    pub const fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Number of rows.
+    pub const fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Number of cells.
+    pub const fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Bits of the layout: a position's key stays below `2^layout_bits`.
+    pub const fn layout_bits(&self) -> u32 {
+        self.width as u32 * self.stride
+    }
+
+    /// The bottom cell of every column.
+    #[inline(always)]
+    pub const fn bottom(&self) -> Cells {
+        self.bottom
+    }
+
+    /// Every cell of the board.
+    #[inline(always)]
+    pub const fn board(&self) -> Cells {
+        self.board
+    }
+
+    /// The rows of the sentinel row's parity, sentinels included.
+    #[inline(always)]
+    pub(super) const fn claim_rows(&self) -> Cells {
+        self.claim_rows
+    }
+
+    /// The columns from the centre outwards.
+    #[inline(always)]
+    pub fn centre_first(&self) -> &[u8] {
+        &self.order[..self.width]
+    }
+
+    /// The single cell at `col` (from 0 at the left) and `row` (0 at the bottom).
+    #[inline(always)]
+    pub const fn cell(&self, col: usize, row: usize) -> Cells {
+        1 << (col as u32 * self.stride + row as u32)
+    }
+
+    /// Every cell of column `col`.
+    #[inline(always)]
+    pub const fn column(&self, col: usize) -> Cells {
+        ((1 << self.height) - 1) << (col as u32 * self.stride)
+    }
+
+    /// The column of a single-cell set.
+    #[inline(always)]
+    pub const fn column_of(&self, cell: Cells) -> usize {
+        (cell.trailing_zeros() / self.stride) as usize
+    }
+
+    /// The cells of `discs` that rest neither on the bottom row nor on
+    /// another of `discs`.
+    #[inline(always)]
+    pub const fn floating(&self, discs: Cells) -> Cells {
+        discs & !((discs << 1) | self.bottom)
+    }
+
+    /// Whether `discs` hold four in a row in any direction.
+    #[inline(always)]
+    pub fn has_four(&self, discs: Cells) -> bool {
+        let s = self.stride;
+        [1, s, s - 1, s + 1].into_iter().any(|d| {
+            let pairs = discs & (discs >> d);
+            pairs & (pairs >> (2 * d)) != 0
+        })
+    }
+
+    /// Every board cell that would complete four in a row for `discs`,
+    /// empty or not (callers mask with the empty cells).
+    #[inline(always)]
+    pub fn winning_cells(&self, discs: Cells) -> Cells {
+        let b = discs;
+        // Upright, only the cell on top of three.
+        let mut r = (b << 1) & (b << 2) & (b << 3);
+        let s = self.stride;
+        for d in [s, s - 1, s + 1] {
+            // The new cell is the 4th, 3rd, 2nd or 1st of the line.
+            let left = (b << d) & (b << (2 * d));
+            r |= left & (b << (3 * d));
+            r |= left & (b >> d);
+            let right = (b >> d) & (b >> (2 * d));
+            r |= right & (b << d);
+            r |= right & (b >> (3 * d));
+        }
+        r & self.board
+    }
+
+    /// The board reflected left to right.
+    pub fn mirror(&self, b: Cells) -> Cells {
+        let column = (1 << self.stride) - 1;
+        (0..self.width).fold(0, |out, col| {
+            let bits = (b >> (col as u32 * self.stride)) & column;
+            out | bits << ((self.width - 1 - col) as u32 * self.stride)
+        })
+    }
+}
+
+impl FromStr for Shape {
+    type Err = SizeError;
+    /// `WxH`, as [`BoardSize`](crate::BoardSize) reads it.
+    fn from_str(text: &str) -> Result<Shape, SizeError> {
+        let (width, height) = crate::size::parse_dimensions(text)?;
+        Shape::new(width, height)
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
+impl fmt::Debug for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shape({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Geometry;
+
+    /// The masks of a shape equal the compiled geometry's where both exist.
+    fn same_as_compiled<const W: usize, const H: usize>() {
+        let s = Shape::any(W, H);
+        type G<const W: usize, const H: usize> = Geometry<W, H>;
+        assert_eq!(s.bottom(), G::<W, H>::BOTTOM.bits() as Cells);
+        assert_eq!(s.board(), G::<W, H>::BOARD.bits() as Cells);
+        assert_eq!(s.layout_bits(), G::<W, H>::LAYOUT_BITS);
+        assert_eq!(s.claim_rows(), G::<W, H>::ROW_PARITY[H % 2].bits() as Cells);
+        let order: Vec<usize> = s.centre_first().iter().map(|&c| c as usize).collect();
+        assert_eq!(order, G::<W, H>::CENTRE_FIRST.to_vec());
+        for col in 0..W {
+            assert_eq!(s.column(col), G::<W, H>::column(col).bits() as Cells);
+        }
+        // Every set of a few cells: fours and winning cells as compiled.
+        let mut rng = crate::rng::Rng::new(W as u64 * 100 + H as u64);
+        for _ in 0..2000 {
+            let discs = rng.next_u64() & rng.next_u64() & G::<W, H>::BOARD.bits();
+            let b = crate::Bitboard(discs);
+            assert_eq!(s.has_four(discs as Cells), G::<W, H>::has_four(b));
+            assert_eq!(
+                s.winning_cells(discs as Cells),
+                G::<W, H>::winning_cells(b).bits() as Cells
+            );
+            assert_eq!(
+                s.mirror(discs as Cells),
+                G::<W, H>::mirror(b).bits() as Cells
+            );
+        }
+    }
+
+    #[test]
+    fn masks_equal_the_compiled_ones() {
+        same_as_compiled::<7, 6>();
+        same_as_compiled::<4, 4>();
+        same_as_compiled::<9, 6>();
+        same_as_compiled::<4, 15>();
+        same_as_compiled::<8, 7>();
+    }
+
+    #[test]
+    fn limits() {
+        assert!(Shape::new(16, 7).is_ok());
+        assert_eq!(Shape::new(16, 7).unwrap().layout_bits(), 128);
+        assert!(Shape::new(4, 31).is_ok());
+        assert!(Shape::new(17, 4).is_err());
+        assert!(Shape::new(4, 32).is_err());
+        assert!(Shape::new(3, 6).is_err());
+        assert!(Shape::new(10, 3).is_err());
+        assert_eq!(
+            "12x4".parse::<Shape>().map(|s| s.to_string()),
+            Ok("12x4".into())
+        );
+        assert!("12x".parse::<Shape>().is_err());
+    }
+
+    #[test]
+    fn lines_across_the_top_bits() {
+        // 16x7 fills all 128 bits: a line in the last column and along the
+        // top row of the last four columns.
+        let s = Shape::any(16, 7);
+        let upright: Cells = (3..7).fold(0, |b, r| b | s.cell(15, r));
+        assert!(s.has_four(upright));
+        let row: Cells = (12..16).fold(0, |b, c| b | s.cell(c, 6));
+        assert!(s.has_four(row));
+        let diagonal: Cells = (0..4).fold(0, |b, i| b | s.cell(12 + i, 3 + i));
+        assert!(s.has_four(diagonal));
+        let three = row & !s.cell(15, 6);
+        assert_eq!(s.winning_cells(three), s.cell(15, 6) | s.cell(11, 6));
+        // Wrapping from the top of one column into the next is no line.
+        let wrap = s.cell(14, 4) | s.cell(14, 5) | s.cell(14, 6) | s.cell(15, 0);
+        assert!(!s.has_four(wrap));
+    }
+}

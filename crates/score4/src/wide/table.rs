@@ -1,0 +1,193 @@
+//! The transposition table of boards up to 128 bits: proven bounds by
+//! exact key, one `u128` an entry.
+//!
+//! As in the compiled sizes' [table](crate::solver::table), a key below
+//! `2^layout_bits` is scrambled by an odd multiplier modulo
+//! `2^layout_bits` (a bijection), the top bits of the product pick the
+//! slot and the rest is stored as the check: slot and check give back the
+//! whole key, so two positions are never mistaken for each other. The
+//! check takes at most `128 - DATA_BITS` bits, so a table of a board of
+//! `layout_bits` bits has at least `2^(layout_bits - 104)` entries.
+//!
+//! An entry, from the top bit down:
+//!
+//! ```text
+//!  127           19 18  14 13     7 6      0
+//! +----------------+------+--------+--------+
+//! | check          | move | lower  | upper  |
+//! +----------------+------+--------+--------+
+//! ```
+
+use crate::mem::{ask_for_huge_pages, zeroed, TableError};
+
+/// Width of a stored bound, offset by [`SCORE_OFFSET`] so that a stored
+/// field is never zero and an all-zero entry means "empty".
+const SCORE_BITS: u32 = 7;
+const SCORE_OFFSET: i32 = 64;
+const LOWER_SHIFT: u32 = SCORE_BITS;
+const MOVE_SHIFT: u32 = 2 * SCORE_BITS;
+/// The best move's column plus one, 0 for none: 16 columns need 5 bits.
+const MOVE_BITS: u32 = 5;
+/// Bits beside the check.
+const DATA_BITS: u32 = MOVE_SHIFT + MOVE_BITS;
+const DATA_MASK: u128 = (1 << DATA_BITS) - 1;
+const FIELD: u128 = (1 << SCORE_BITS) - 1;
+/// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
+const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
+
+// Every score of a board of at most 128 cells fits a field beside its offset.
+const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BITS);
+
+/// What the table knows about a position: its score lies in
+/// `lower..=upper`, and `best` is the column that proved the bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The column of the move that proved the lower bound, if one did.
+    pub best: Option<usize>,
+}
+
+/// A table of [`Known`] bounds, one entry per slot, always replaced.
+pub struct Table {
+    entries: Box<[u128]>,
+    /// Bits of the layout: keys lie below `2^layout_bits`.
+    layout_bits: u32,
+    /// log2 of the number of entries.
+    index_bits: u32,
+}
+
+impl Table {
+    /// A table of about `mb` mebibytes for keys below `2^layout_bits`, at
+    /// least as large as the check needs and never more entries than keys.
+    pub fn with_mb(mb: usize, layout_bits: u32) -> Result<Table, TableError> {
+        let wanted = (mb << 20) / std::mem::size_of::<u128>();
+        let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
+        let index_bits = bits.max(Self::min_index_bits(layout_bits)).min(layout_bits);
+        let entries = 1usize
+            .checked_shl(index_bits)
+            .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
+        let entries = zeroed::<u128>(entries)?;
+        ask_for_huge_pages(&entries);
+        Ok(Table {
+            entries,
+            layout_bits,
+            index_bits,
+        })
+    }
+
+    /// The fewest index bits for which the check fits beside the data.
+    const fn min_index_bits(layout_bits: u32) -> u32 {
+        layout_bits.saturating_sub(128 - DATA_BITS)
+    }
+
+    /// The memory the table takes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.entries)
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.entries.fill(0);
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u128) -> (usize, u128) {
+        let scrambled = if self.layout_bits == 128 {
+            key.wrapping_mul(SCRAMBLE)
+        } else {
+            key.wrapping_mul(SCRAMBLE) & ((1 << self.layout_bits) - 1)
+        };
+        let check_bits = self.layout_bits - self.index_bits;
+        let index = if self.index_bits == 0 {
+            0
+        } else {
+            (scrambled >> check_bits) as usize
+        };
+        let check = if check_bits == 0 {
+            0
+        } else {
+            scrambled & (u128::MAX >> (128 - check_bits))
+        };
+        (index, check)
+    }
+
+    /// What is known about the position of `key`, if anything.
+    #[inline(always)]
+    pub fn get(&self, key: u128) -> Option<Known> {
+        let (index, check) = self.slot(key);
+        let entry = self.entries[index];
+        if entry & DATA_MASK == 0 || entry >> DATA_BITS != check {
+            return None;
+        }
+        let field = |shift: u32| ((entry >> shift) & FIELD) as i32 - SCORE_OFFSET;
+        let best = ((entry >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) as usize;
+        Some(Known {
+            lower: field(LOWER_SHIFT),
+            upper: field(0),
+            best: best.checked_sub(1),
+        })
+    }
+
+    /// Keeps `known` for the position of `key`, in place of whatever its slot held.
+    #[inline(always)]
+    pub fn put(&mut self, key: u128, known: Known) {
+        debug_assert!(known.lower <= known.upper);
+        let (index, check) = self.slot(key);
+        let field = |score: i32| (score + SCORE_OFFSET) as u128;
+        let best = known.best.map_or(0, |c| c as u128 + 1);
+        self.entries[index] = check << DATA_BITS
+            | best << MOVE_SHIFT
+            | field(known.lower) << LOWER_SHIFT
+            | field(known.upper);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_never_confused() {
+        // A table far smaller than the keys: every key still reads back
+        // only what was stored for it.
+        for layout_bits in [20, 64, 70, 105, 128] {
+            let mut t = Table::with_mb(0, layout_bits).unwrap();
+            assert!(t.index_bits >= Table::min_index_bits(layout_bits));
+            let mut rng = crate::rng::Rng::new(layout_bits as u64);
+            let mask = u128::MAX >> (128 - layout_bits);
+            for i in 0..5000 {
+                let key = (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
+                let known = Known {
+                    lower: (i % 50) - 40,
+                    upper: (i % 50) - 30,
+                    best: Some((i % 16) as usize),
+                };
+                t.put(key, known);
+                assert_eq!(t.get(key), Some(known));
+                assert_eq!(t.get(key ^ 1), None, "{layout_bits} {key:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn small_layouts_hold_every_key() {
+        let mut t = Table::with_mb(64, 12).unwrap();
+        assert_eq!(t.entries.len(), 1 << 12);
+        for key in 0..1u128 << 12 {
+            t.put(
+                key,
+                Known {
+                    lower: 1,
+                    upper: 2,
+                    best: None,
+                },
+            );
+        }
+        assert!((0..1u128 << 12).all(|k| t.get(k).is_some()));
+        t.clear();
+        assert_eq!(t.get(5), None);
+    }
+}

@@ -1,0 +1,198 @@
+//! Boards past 64 bits and nine columns, whose size is data: the position
+//! against a plain grid, the solver against the unpruned negamax on that
+//! grid and against the compiled solver where both exist, and the empty
+//! boards against the published results.
+
+use score4::wide::{self, notation, Shape};
+use score4::{score, Position, Solver};
+use score4_testkit::naive::{Grid, Naive};
+use score4_testkit::positions::random_unfinished;
+use score4_testkit::Rng;
+
+/// Sizes past the compiled ones: wide, tall, and both at the 128-bit limit.
+const SIZES: &[(usize, usize)] = &[
+    (10, 4),
+    (11, 4),
+    (12, 4),
+    (16, 4),
+    (10, 6),
+    (8, 8),
+    (9, 7),
+    (16, 7),
+    (13, 5),
+    (4, 20),
+    (5, 20),
+];
+
+/// A random game that avoids winning moves, stopped with `empty` cells
+/// left, in both models and in the notation; `None` when random play ran
+/// into a position with only winning moves.
+fn late_game(shape: &Shape, rng: &mut Rng, empty: usize) -> Option<(wide::Position, Grid, String)> {
+    let (w, h) = (shape.width(), shape.height());
+    let mut p = wide::Position::new();
+    let mut g = Grid::new(w, h);
+    let mut moves = String::new();
+    while (p.moves_played() as usize) < shape.cells() - empty {
+        let open: Vec<usize> = (0..w)
+            .filter(|&c| p.can_play(shape, c) && !p.is_winning_move(shape, c))
+            .collect();
+        if open.is_empty() {
+            return None;
+        }
+        let col = open[rng.index(open.len())];
+        assert!(!g.wins_with(col));
+        p.play(shape, col);
+        g.play(col);
+        moves.push(notation::character(col + 1).unwrap());
+    }
+    Some((p, g, moves))
+}
+
+#[test]
+fn positions_follow_the_grid_move_by_move() {
+    let mut rng = Rng::new(55);
+    for &(w, h) in SIZES {
+        let shape = Shape::new(w, h).unwrap();
+        for _ in 0..30 {
+            let mut p = wide::Position::new();
+            let mut g = Grid::new(w, h);
+            let mut written = String::new();
+            loop {
+                for col in 0..w {
+                    assert_eq!(
+                        p.can_play(&shape, col),
+                        g.can_play(col),
+                        "{shape} {written}"
+                    );
+                    if g.can_play(col) {
+                        assert_eq!(
+                            p.is_winning_move(&shape, col),
+                            g.wins_with(col),
+                            "{shape} {written} col {col}"
+                        );
+                    }
+                }
+                assert_eq!(p.ending(&shape).is_some(), g.someone_won() || g.is_full());
+                assert_eq!(p.moves_played(), g.moves_played());
+                assert_eq!(wide::Position::parse(&shape, &written), Ok(p));
+                if p.ending(&shape).is_some() {
+                    break;
+                }
+                let open: Vec<usize> = (0..w).filter(|&c| g.can_play(c)).collect();
+                let col = open[rng.index(open.len())];
+                p.play(&shape, col);
+                g.play(col);
+                written.push(notation::character(col + 1).unwrap());
+            }
+            // The mirror image is the grid read right to left.
+            let mirrored: String = written
+                .chars()
+                .map(|c| notation::character(w + 1 - notation::column(c).unwrap()).unwrap())
+                .collect();
+            let m = wide::Position::parse(&shape, &mirrored);
+            if let Ok(m) = m {
+                assert_eq!(m, p.mirror(&shape));
+            }
+        }
+    }
+}
+
+#[test]
+fn late_positions_agree_with_the_unpruned_negamax() {
+    let mut rng = Rng::new(5555);
+    for &(w, h) in SIZES {
+        let shape = Shape::new(w, h).unwrap();
+        let mut solver = wide::Solver::new(shape, 4).unwrap();
+        let mut checked = 0;
+        while checked < 12 {
+            let empty = 6 + rng.index(7);
+            let Some((p, g, moves)) = late_game(&shape, &mut rng, empty) else {
+                continue;
+            };
+            let mut naive = Naive::new();
+            let expected = naive.move_scores(&g);
+            assert_eq!(solver.analyze(&p).unwrap(), expected, "{shape} {moves}");
+            let best = expected.iter().flatten().max().copied().unwrap();
+            assert_eq!(solver.solve(&p), Ok(best), "{shape} {moves}");
+            if checked % 3 == 0 {
+                // A fresh table: the score without anything remembered.
+                solver.clear_table();
+            }
+            checked += 1;
+        }
+    }
+}
+
+/// Sizes both paths solve: the run-time shape's search against the
+/// compiled one, position by position.
+fn same_as_compiled<const W: usize, const H: usize>(rng: &mut Rng, plies: std::ops::Range<u32>) {
+    let shape = Shape::any(W, H);
+    let mut wide = wide::Solver::new(shape, 16).unwrap();
+    let mut compiled = Solver::<W, H>::with_table_mb(16);
+    for _ in 0..40 {
+        let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
+        let p: Position<W, H> = random_unfinished(rng, len);
+        // The same layout: the compiled bits are the run-time ones.
+        let q = wide::Position::from_sides(
+            &shape,
+            p.current().bits() as u128,
+            p.opponent().bits() as u128,
+        )
+        .unwrap();
+        let written = format!("{:?}", p.key());
+        let expected = compiled.analyze(&p).to_vec();
+        assert_eq!(wide.analyze(&q).unwrap(), expected, "{W}x{H} {written}");
+    }
+}
+
+#[test]
+fn the_run_time_search_agrees_with_the_compiled_one() {
+    let mut rng = Rng::new(64);
+    same_as_compiled::<7, 6>(&mut rng, 22..34);
+    same_as_compiled::<5, 4>(&mut rng, 0..12);
+    same_as_compiled::<4, 5>(&mut rng, 0..12);
+    same_as_compiled::<6, 5>(&mut rng, 8..20);
+    same_as_compiled::<9, 6>(&mut rng, 34..46);
+    same_as_compiled::<4, 15>(&mut rng, 30..50);
+}
+
+#[test]
+fn games_over_are_refused() {
+    let shape = Shape::new(10, 4).unwrap();
+    let mut solver = wide::Solver::new(shape, 1).unwrap();
+    let won = wide::Position::parse(&shape, "1a1a1a1").unwrap();
+    assert_eq!(solver.solve(&won), Err(score4::SolveError::AlreadyWon(7)));
+    assert_eq!(
+        wide::Position::parse(&shape, "1a1a1a1a"),
+        Err(score4::ParseError::AfterGameOver {
+            index: 8,
+            won_at: 7
+        })
+    );
+    assert_eq!(
+        wide::Position::parse(&shape, "b"),
+        Err(score4::ParseError::ColumnOutOfRange {
+            index: 1,
+            column: 11,
+            width: 10
+        })
+    );
+    assert!(matches!(
+        wide::Position::parse(&shape, "10"),
+        Err(score4::ParseError::UnknownCharacter { index: 2, ch: '0' })
+    ));
+}
+
+/// The published results of the smallest sizes past 64 bits or nine
+/// columns, as `fixtures/board-sizes.txt` lists them: minutes each.
+#[test]
+#[ignore]
+fn small_wide_boards_match_the_published_results() {
+    for name in ["10x4", "11x4"] {
+        let shape: Shape = name.parse().unwrap();
+        let expected = score4_testkit::fixtures::board_size_result(name).expect(name);
+        let mut solver = wide::Solver::new(shape, 256).unwrap();
+        assert_eq!(solver.solve(&wide::Position::new()), Ok(expected), "{name}");
+        assert!(expected.abs() <= score::best(shape.cells()));
+    }
+}
