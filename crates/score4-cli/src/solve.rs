@@ -90,6 +90,12 @@ pub struct Args {
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
     fresh_table: bool,
+    /// Read positions as 0-based digits (`--base 0`: columns 0 to 9, as
+    /// c4's test sets write them, boards up to ten wide) instead of the
+    /// notation (1 to 9, then a to g); they are printed back as given.
+    #[arg(long, value_name = "B", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(0..=1))]
+    base: u8,
     /// Solve with the search of boards past 64 bits and nine columns,
     /// whose size is data, whatever the size: to compare both searches.
     #[arg(long)]
@@ -249,7 +255,7 @@ fn solve_wide(
     moves: &str,
 ) -> Result<(String, bool), String> {
     let shape = *solver.shape();
-    let p = wide::Position::parse(&shape, moves).map_err(|e| e.to_string())?;
+    let p = wide::Position::parse(&shape, &in_notation(args, moves)?).map_err(|e| e.to_string())?;
     p.check_in_play(&shape).map_err(|e| e.to_string())?;
     if args.fresh_table {
         solver.clear_table();
@@ -299,6 +305,15 @@ fn solve_wide(
         write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
     }
     Ok((text, true))
+}
+
+/// The position `moves` as `--base` reads it, in the notation.
+fn in_notation<'a>(args: &Args, moves: &'a str) -> Result<std::borrow::Cow<'a, str>, String> {
+    if args.base == 0 {
+        let moves = wide::notation::from_base_zero(moves).map_err(|e| format!("{e} (--base 0)"))?;
+        return Ok(moves.into());
+    }
+    Ok(moves.into())
 }
 
 /// A column (from 1) as the notation writes it: `1` to `9`, then `a` to `g`.
@@ -354,7 +369,7 @@ fn solve_moves<const W: usize, const H: usize>(
     args: &Args,
     moves: &str,
 ) -> Result<(String, bool), String> {
-    let p = Position::<W, H>::parse(moves).map_err(|e| e.to_string())?;
+    let p = Position::<W, H>::parse(&in_notation(args, moves)?).map_err(|e| e.to_string())?;
     SolveError::check(&p).map_err(|e| e.to_string())?;
     if args.fresh_table {
         solver.clear_table();

@@ -168,6 +168,28 @@ fn boards_past_64_bits_solve_as_the_unpruned_negamax_says() {
         "{}",
         text(&o.stderr)
     );
+    // 0-based digits, as c4's sets write them: the same positions, printed
+    // as given; 9 is the tenth column.
+    let o = score4(&["solve", "--base", "0", "3342", "9"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stdout).starts_with("3342 -2\n"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(
+        text(&o.stderr).contains("column 10 is out of range 1..7"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = score4(&["solve", "--base", "0", "--board", "10x4", "989898"]);
+    assert_eq!(text(&o.stdout), "989898 17\n", "{}", text(&o.stderr));
+    let o = score4(&["solve", "--base", "0", "--board", "10x4", "9a"]);
+    assert!(
+        text(&o.stderr).contains("'a' is not a column (--base 0)"),
+        "{}",
+        text(&o.stderr)
+    );
     // One thread and no book or journal there, so far: said, not ignored.
     for option in [
         &["--threads", "2"][..],

@@ -10,9 +10,11 @@
 //!   loses, by the move [`latest_win`] tells. With an odd number, each
 //!   move of ours gives us that strategy, and so a floor.
 //!
-//! The compiled sizes also pair odd columns, let the claimer's fours
-//! cover the mover's, and seal columns under threats; those are not here
-//! yet.
+//!   A four of the mover's lying on top of one of the claimer's never
+//!   completes.
+//!
+//! The compiled sizes also pair odd columns and seal columns under
+//! threats; those are not here yet.
 
 use super::position::Position;
 use super::shape::{Cells, Shape};
@@ -116,14 +118,70 @@ fn claimeven(
     let share = open & (shape.claim_rows() | next);
     let most = mover | share;
     let claimed = claimer | (open & !share);
-    if shape.has_four(most) {
-        return None;
+    if !shape.has_four(most) {
+        return Some(if shape.has_four(claimed) {
+            Outcome::ClaimerWinsBy(latest_win(shape, claimed, open))
+        } else {
+            Outcome::MoverCannotWin
+        });
     }
-    Some(if shape.has_four(claimed) {
-        Outcome::ClaimerWinsBy(latest_win(shape, claimed, open))
-    } else {
-        Outcome::MoverCannotWin
-    })
+    // The mover's fours that lie on top of one of the claimer's never
+    // complete: the claimer's completes first.
+    if shape.has_four(claimed) && !completes_first(shape, most, claimed) {
+        return Some(Outcome::ClaimerWinsBy(latest_win(shape, claimed, open)));
+    }
+    None
+}
+
+/// Each four of `discs` in one direction (`step` apart in the layout), as
+/// the bit of its lowest cell.
+#[inline(always)]
+fn fours(discs: Cells, step: u32) -> Cells {
+    let pairs = discs & (discs >> step);
+    pairs & (pairs >> (2 * step))
+}
+
+/// Whether a side holding at most `share` might make four before the
+/// other, holding at least `claimed` and answering on top, makes its own:
+/// a four of `share` with one of `claimed` under it (in the same columns,
+/// each cell lower) never completes.
+fn completes_first(shape: &Shape, share: Cells, claimed: Cells) -> bool {
+    if fours(share, 1) != 0 {
+        // An upright four cannot lie on top of another.
+        return true;
+    }
+    let s = shape.stride();
+    let [flat, rising, falling] = covered_starts(shape, claimed);
+    fours(share, s) & !flat != 0
+        || fours(share, s + 1) & !rising != 0
+        || fours(share, s - 1) & !falling != 0
+}
+
+/// Where a flat, a rising and a falling four (as [`fours`] gives them)
+/// start when a four of `claimed` lies under it: under a flat four, a
+/// flat or falling one starting lower, or a rising one whose top is lower;
+/// under a rising one, any starting lower; under a falling one, a falling
+/// one starting lower or a flat one below its last cell.
+fn covered_starts(shape: &Shape, claimed: Cells) -> [Cells; 3] {
+    let s = shape.stride();
+    let (flat, rising, falling) = (
+        fours(claimed, s),
+        fours(claimed, s + 1),
+        fours(claimed, s - 1),
+    );
+    // A four's lowest bit raised by three rows, where it stays in its column.
+    let low_rows = shape.bottom() * ((1 << shape.height().saturating_sub(3)) - 1);
+    let raise = |b: Cells| (b & low_rows) << 3;
+    let above = |under: Cells| {
+        // Borrowing from each column's sentinel sets the lowest bit of
+        // `under` and flips every bit above it.
+        (shape.sentinels().wrapping_sub(under)) ^ under
+    };
+    [
+        above(flat | falling | raise(rising)),
+        above(rising | flat | falling),
+        above(falling | raise(flat)),
+    ]
 }
 
 /// The move by which a side sure to get every cell of `claimed` has made

@@ -41,3 +41,24 @@ pub const fn character(column: usize) -> Option<char> {
         _ => None,
     }
 }
+
+/// Moves written as 0-based digits, as c4's published test sets write
+/// them (columns `0` to `9`, boards up to ten wide), in this notation.
+///
+/// ```
+/// use score4::wide::notation::from_base_zero;
+/// assert_eq!(from_base_zero("3342"), Ok("4453".to_string()));
+/// assert_eq!(from_base_zero("9"), Ok("a".to_string()));
+/// assert!(from_base_zero("3a").is_err());
+/// ```
+pub fn from_base_zero(moves: &str) -> Result<String, crate::ParseError> {
+    moves
+        .chars()
+        .enumerate()
+        .map(|(i, ch)| {
+            ch.to_digit(10)
+                .and_then(|d| character(d as usize + 1))
+                .ok_or(crate::ParseError::UnknownCharacter { index: i + 1, ch })
+        })
+        .collect()
+}

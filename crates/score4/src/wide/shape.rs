@@ -147,6 +147,18 @@ impl Shape {
         self.claim_rows
     }
 
+    /// The cell above the top of every column, never set.
+    #[inline(always)]
+    pub const fn sentinels(&self) -> Cells {
+        self.bottom << self.height
+    }
+
+    /// Bits per column: the cells and the sentinel.
+    #[inline(always)]
+    pub const fn stride(&self) -> u32 {
+        self.stride
+    }
+
     /// The columns from the centre outwards.
     #[inline(always)]
     pub fn centre_first(&self) -> &[u8] {
@@ -252,6 +264,7 @@ mod tests {
         assert_eq!(s.board(), G::<W, H>::BOARD.bits() as Cells);
         assert_eq!(s.layout_bits(), G::<W, H>::LAYOUT_BITS);
         assert_eq!(s.claim_rows(), G::<W, H>::ROW_PARITY[H % 2].bits() as Cells);
+        assert_eq!(s.sentinels(), G::<W, H>::SENTINELS.bits() as Cells);
         let order: Vec<usize> = s.centre_first().iter().map(|&c| c as usize).collect();
         assert_eq!(order, G::<W, H>::CENTRE_FIRST.to_vec());
         for col in 0..W {

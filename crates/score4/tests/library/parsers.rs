@@ -10,6 +10,7 @@ use proptest::prelude::*;
 use score4::classic::{Request, MAX_LEVEL};
 use score4::fixture;
 use score4::input::{LineError, Lines, Quoted, LINE_CAP, SHOWN_CHARS};
+use score4::wide::{self, notation, Shape};
 use score4::{BoardSize, Position};
 
 /// Bytes drawn mostly from `alphabet`, sometimes from anywhere.
@@ -46,7 +47,7 @@ fn check_moves<const W: usize, const H: usize>(text: &str) {
         Ok(p) => {
             let mut replay = Position::<W, H>::new();
             for ch in text.chars() {
-                let col = ch.to_digit(10).expect("only digits parse") as usize - 1;
+                let col = notation::column(ch).expect("only columns parse") - 1;
                 assert!(col < W && replay.can_play(col) && !replay.is_game_over());
                 replay.play(col);
             }
@@ -57,15 +58,53 @@ fn check_moves<const W: usize, const H: usize>(text: &str) {
     }
 }
 
+/// Moves parsed on a board whose size is data: a valid position is the
+/// game the characters play; anything else is a clean error.
+fn check_wide_moves(shape: &Shape, text: &str) {
+    match wide::Position::parse(shape, text) {
+        Ok(p) => {
+            let mut replay = wide::Position::new();
+            for ch in text.chars() {
+                let col = notation::column(ch).expect("only columns parse") - 1;
+                assert!(replay.can_play(shape, col) && replay.ending(shape).is_none());
+                replay.play(shape, col);
+            }
+            assert_eq!(replay, p);
+        }
+        Err(e) => assert_clean(&e.to_string()),
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn move_strings(bytes in bytes_from(b"0123456789", 60)) {
+    fn move_strings(bytes in bytes_from(b"0123456789abcdefghAGH", 60)) {
         let text = lossy(&bytes);
         check_moves::<7, 6>(&text);
         check_moves::<4, 4>(&text);
         check_moves::<9, 5>(&text);
+        for shape in ["10x4", "16x7", "12x6", "4x24"] {
+            check_wide_moves(&shape.parse().unwrap(), &text);
+        }
+        match notation::from_base_zero(&text) {
+            Ok(moves) => {
+                prop_assert_eq!(moves.chars().count(), text.chars().count());
+                prop_assert!(moves.chars().all(|c| notation::column(c).is_some_and(|c| c <= 10)));
+            }
+            Err(e) => assert_clean(&e.to_string()),
+        }
+    }
+
+    #[test]
+    fn run_time_board_sizes(bytes in bytes_from(b"0123456789xX ", 8)) {
+        match lossy(&bytes).parse::<Shape>() {
+            Ok(shape) => {
+                prop_assert_eq!(shape.to_string().parse::<Shape>(), Ok(shape));
+                prop_assert!(shape.width() <= 16 && shape.layout_bits() <= 128);
+            }
+            Err(e) => assert_clean(&e.to_string()),
+        }
     }
 
     #[test]

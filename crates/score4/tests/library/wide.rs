@@ -129,7 +129,7 @@ fn same_as_compiled<const W: usize, const H: usize>(rng: &mut Rng, plies: std::o
     let shape = Shape::any(W, H);
     let mut wide = wide::Solver::new(shape, 16).unwrap();
     let mut compiled = Solver::<W, H>::with_table_mb(16);
-    for _ in 0..40 {
+    for _ in 0..100 {
         let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
         let p: Position<W, H> = random_unfinished(rng, len);
         // The same layout: the compiled bits are the run-time ones.
