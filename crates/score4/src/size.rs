@@ -56,7 +56,7 @@ pub enum SizeError {
     },
     /// A size past 64 bits or nine columns, which only the solver of
     /// [`wide`](crate::wide) boards takes so far.
-    #[error("{width}x{height} is past the boards this takes so far: the width must be {MIN_WIDTH} to {MAX_WIDTH}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {MAX_LAYOUT_BITS}")]
+    #[error("{width}x{height} is not supported: the width must be {MIN_WIDTH} to {MAX_WIDTH}, the height at least {MIN_HEIGHT}, and width * (height + 1) at most {MAX_LAYOUT_BITS}")]
     NotCompiled {
         /// The width asked for.
         width: usize,
