@@ -161,3 +161,29 @@ impl Naive {
         best
     }
 }
+
+/// A random game on a `width` x `height` board that avoids winning moves,
+/// stopped with `empty` cells left: its moves in the notation, and the
+/// grid. `None` when random play ran into a position with only winning
+/// moves.
+pub fn late_game(
+    width: usize,
+    height: usize,
+    empty: usize,
+    rng: &mut crate::Rng,
+) -> Option<(String, Grid)> {
+    let mut g = Grid::new(width, height);
+    let mut moves = String::new();
+    while (g.moves_played() as usize) < width * height - empty {
+        let open: Vec<usize> = (0..width)
+            .filter(|&c| g.can_play(c) && !g.wins_with(c))
+            .collect();
+        if open.is_empty() {
+            return None;
+        }
+        let col = open[rng.index(open.len())];
+        g.play(col);
+        moves.push(score4::wide::notation::character(col + 1).expect("at most 16 columns"));
+    }
+    Some((moves, g))
+}

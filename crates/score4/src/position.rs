@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::bitboard::{Bitboard, Geometry};
 use crate::error::{ParseError, SolveError};
+use crate::wide::notation;
 // Re-exported where the printer used to live, so callers keep their path.
 pub use crate::render::render;
 
@@ -85,33 +86,12 @@ impl<const W: usize, const H: usize> Position<W, H> {
         })
     }
 
-    /// Reads a move sequence in the standard notation: one digit per move,
-    /// columns numbered from 1 at the left.
+    /// Reads a move sequence in the standard notation: one character per
+    /// move, columns numbered from 1 at the left (see
+    /// [`crate::wide::notation`]).
     pub fn parse(moves: &str) -> Result<Self, ParseError> {
         let mut p = Self::new();
-        let mut won_at = None;
-        for (i, ch) in moves.chars().enumerate() {
-            let index = i + 1;
-            if let Some(won_at) = won_at {
-                return Err(ParseError::AfterGameOver { index, won_at });
-            }
-            let column = crate::wide::notation::column(ch)
-                .ok_or(ParseError::UnknownCharacter { index, ch })?;
-            if column > W {
-                return Err(ParseError::ColumnOutOfRange {
-                    index,
-                    column,
-                    width: W,
-                });
-            }
-            if !p.can_play(column - 1) {
-                return Err(ParseError::ColumnFull { index, column });
-            }
-            if p.is_winning_move(column - 1) {
-                won_at = Some(index);
-            }
-            p.play(column - 1);
-        }
+        notation::replay(&mut p, moves)?;
         Ok(p)
     }
 
@@ -377,6 +357,21 @@ pub fn for_each_position<const W: usize, const H: usize>(mut f: impl FnMut(&Posi
         next.sort_unstable_by_key(|p| p.key());
         next.dedup_by_key(|p| p.key());
         level = next;
+    }
+}
+
+impl<const W: usize, const H: usize> notation::Board for Position<W, H> {
+    fn width(&self) -> usize {
+        W
+    }
+    fn can_play(&self, col: usize) -> bool {
+        Position::can_play(self, col)
+    }
+    fn is_winning_move(&self, col: usize) -> bool {
+        Position::is_winning_move(self, col)
+    }
+    fn play(&mut self, col: usize) {
+        Position::play(self, col)
     }
 }
 

@@ -5,7 +5,7 @@ use crate::common::{score4, text};
 
 use score4::Position;
 use score4_testkit::fixtures;
-use score4_testkit::naive::{Grid, Naive};
+use score4_testkit::naive::{late_game, Naive};
 use score4_testkit::reference::Reference;
 use score4_testkit::Rng;
 
@@ -100,25 +100,6 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
         assert_eq!(o.status.code(), Some(2), "{size}");
         assert!(text(&o.stderr).contains("expected WIDTHxHEIGHT"), "{size}");
     }
-}
-
-/// A random game on a `w` x `h` board that avoids winning moves, stopped
-/// with `empty` cells left: its moves in the notation and the grid.
-fn late_game(w: usize, h: usize, empty: usize, rng: &mut Rng) -> Option<(String, Grid)> {
-    let mut g = Grid::new(w, h);
-    let mut moves = String::new();
-    while (g.moves_played() as usize) < w * h - empty {
-        let open: Vec<usize> = (0..w)
-            .filter(|&c| g.can_play(c) && !g.wins_with(c))
-            .collect();
-        if open.is_empty() {
-            return None;
-        }
-        let col = open[rng.index(open.len())];
-        g.play(col);
-        moves.push(score4::wide::notation::character(col + 1).unwrap());
-    }
-    Some((moves, g))
 }
 
 #[test]

@@ -5,6 +5,48 @@
 //! before wider boards existed reads the same. Letters are read in either
 //! case and written in lower case.
 
+/// A board a move sequence is played on, as [`replay`] needs it: columns
+/// from 0.
+pub(crate) trait Board {
+    /// Number of columns.
+    fn width(&self) -> usize;
+    /// Whether column `col`, on the board, has room.
+    fn can_play(&self, col: usize) -> bool;
+    /// Whether a disc in column `col`, which has room, makes four.
+    fn is_winning_move(&self, col: usize) -> bool;
+    /// Drops the side to move's disc into column `col`, which has room.
+    fn play(&mut self, col: usize);
+}
+
+/// Plays `moves`, in this notation, on `board`: the one reader of move
+/// sequences, for the compiled sizes and the sizes as data.
+pub(crate) fn replay(board: &mut impl Board, moves: &str) -> Result<(), crate::ParseError> {
+    use crate::ParseError;
+    let mut won_at = None;
+    for (i, ch) in moves.chars().enumerate() {
+        let index = i + 1;
+        if let Some(won_at) = won_at {
+            return Err(ParseError::AfterGameOver { index, won_at });
+        }
+        let column = self::column(ch).ok_or(ParseError::UnknownCharacter { index, ch })?;
+        if column > board.width() {
+            return Err(ParseError::ColumnOutOfRange {
+                index,
+                column,
+                width: board.width(),
+            });
+        }
+        if !board.can_play(column - 1) {
+            return Err(ParseError::ColumnFull { index, column });
+        }
+        if board.is_winning_move(column - 1) {
+            won_at = Some(index);
+        }
+        board.play(column - 1);
+    }
+    Ok(())
+}
+
 /// The column (from 1) a move character names, if it names one.
 ///
 /// ```

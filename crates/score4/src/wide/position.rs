@@ -27,7 +27,7 @@ impl Position {
         }
     }
 
-    /// Reads a move sequence in the [notation](super::notation) of boards
+    /// Reads a move sequence in the [notation] of boards
     /// of every width, columns from 1.
     ///
     /// ```
@@ -38,30 +38,24 @@ impl Position {
     /// assert!(Position::parse(&shape, "5b").is_err());
     /// ```
     pub fn parse(shape: &Shape, moves: &str) -> Result<Self, ParseError> {
-        let mut p = Self::new();
-        let mut won_at = None;
-        for (i, ch) in moves.chars().enumerate() {
-            let index = i + 1;
-            if let Some(won_at) = won_at {
-                return Err(ParseError::AfterGameOver { index, won_at });
+        struct On<'a>(&'a Shape, Position);
+        impl notation::Board for On<'_> {
+            fn width(&self) -> usize {
+                self.0.width()
             }
-            let column = notation::column(ch).ok_or(ParseError::UnknownCharacter { index, ch })?;
-            if column > shape.width() {
-                return Err(ParseError::ColumnOutOfRange {
-                    index,
-                    column,
-                    width: shape.width(),
-                });
+            fn can_play(&self, col: usize) -> bool {
+                self.1.can_play(self.0, col)
             }
-            if !p.can_play(shape, column - 1) {
-                return Err(ParseError::ColumnFull { index, column });
+            fn is_winning_move(&self, col: usize) -> bool {
+                self.1.is_winning_move(self.0, col)
             }
-            if p.is_winning_move(shape, column - 1) {
-                won_at = Some(index);
+            fn play(&mut self, col: usize) {
+                self.1.play(self.0, col)
             }
-            p.play(shape, column - 1);
         }
-        Ok(p)
+        let mut board = On(shape, Position::new());
+        notation::replay(&mut board, moves)?;
+        Ok(board.1)
     }
 
     /// Number of discs on the board.

@@ -5,7 +5,7 @@
 
 use score4::wide::{self, notation, Shape};
 use score4::{score, Position, Solver};
-use score4_testkit::naive::{Grid, Naive};
+use score4_testkit::naive::{late_game, Grid, Naive};
 use score4_testkit::positions::random_unfinished;
 use score4_testkit::Rng;
 
@@ -24,27 +24,14 @@ const SIZES: &[(usize, usize)] = &[
     (5, 20),
 ];
 
-/// A random game that avoids winning moves, stopped with `empty` cells
-/// left, in both models and in the notation; `None` when random play ran
-/// into a position with only winning moves.
-fn late_game(shape: &Shape, rng: &mut Rng, empty: usize) -> Option<(wide::Position, Grid, String)> {
-    let (w, h) = (shape.width(), shape.height());
-    let mut p = wide::Position::new();
-    let mut g = Grid::new(w, h);
-    let mut moves = String::new();
-    while (p.moves_played() as usize) < shape.cells() - empty {
-        let open: Vec<usize> = (0..w)
-            .filter(|&c| p.can_play(shape, c) && !p.is_winning_move(shape, c))
-            .collect();
-        if open.is_empty() {
-            return None;
-        }
-        let col = open[rng.index(open.len())];
-        assert!(!g.wins_with(col));
-        p.play(shape, col);
-        g.play(col);
-        moves.push(notation::character(col + 1).unwrap());
-    }
+/// A random late game (see `late_game`) in both models and the notation.
+fn late_game_on(
+    shape: &Shape,
+    rng: &mut Rng,
+    empty: usize,
+) -> Option<(wide::Position, Grid, String)> {
+    let (moves, g) = late_game(shape.width(), shape.height(), empty, rng)?;
+    let p = wide::Position::parse(shape, &moves).expect("a game of the rules");
     Some((p, g, moves))
 }
 
@@ -106,7 +93,7 @@ fn late_positions_agree_with_the_unpruned_negamax() {
         let mut checked = 0;
         while checked < 12 {
             let empty = 6 + rng.index(7);
-            let Some((p, g, moves)) = late_game(&shape, &mut rng, empty) else {
+            let Some((p, g, moves)) = late_game_on(&shape, &mut rng, empty) else {
                 continue;
             };
             let mut naive = Naive::new();
