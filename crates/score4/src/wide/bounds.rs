@@ -87,7 +87,7 @@ pub(super) fn static_bounds(
         while moves != 0 {
             let cell = moves & moves.wrapping_neg();
             moves ^= cell;
-            let after = ((next ^ cell) | ((cell << 1) & shape.board())) & open;
+            let after = shape.playable_after(next, cell) & open;
             if let Some(o) = claimeven(shape, p.opponent(), p.current() | cell, open & !cell, after)
             {
                 best = best.max(Some(o.claimer_score(cells)));

@@ -141,7 +141,11 @@ impl Solver {
         self.nodes += 1;
         let shape = self.shape;
         let (cells, n) = (shape.cells(), p.moves_played());
-        let candidates = p.non_losing_moves(&shape);
+        // The opponent's winning cells and the playable ones, found once:
+        // the safe moves and their order both need them.
+        let threats = p.opponent_winning_cells(&shape);
+        let playable = p.playable(&shape);
+        let candidates = Position::non_losing_among(playable, threats);
         if candidates == 0 {
             return -score::win(cells, n + 1);
         }
@@ -183,8 +187,7 @@ impl Solver {
         // one of the opponent's is nearly worthless (whoever fills the cell
         // below, the opponent wins there or blocks it next); one right
         // above a cell the opponent can play counts half as much again.
-        let dead = p.opponent_winning_cells(&shape) << 1;
-        let playable = p.playable(&shape);
+        let dead = threats << 1;
         let mut moves = [(0 as Cells, 0u32); super::shape::MAX_WIDTH];
         let mut count = 0;
         for &col in shape.centre_first() {
@@ -192,10 +195,10 @@ impl Solver {
             if cell == 0 {
                 continue;
             }
-            let threats = shape.winning_cells(p.current() | cell) & !(p.occupied() | cell);
+            let made = shape.winning_cells(p.current() | cell) & !(p.occupied() | cell);
             // The opponent's playable cells after the move.
-            let next = (playable ^ cell) | ((cell << 1) & shape.board());
-            if Position::non_losing_among(next, threats) == 0 {
+            let next = shape.playable_after(playable, cell);
+            if Position::non_losing_among(next, made) == 0 {
                 // The opponent loses whatever it plays: the best there is.
                 let won = score::win(cells, n + 2);
                 let best = Some(col as usize);
@@ -209,7 +212,7 @@ impl Solver {
                 );
                 return won;
             }
-            let useful = threats & !dead;
+            let useful = made & !dead;
             let rank = if hint == Some(col as usize) {
                 u32::MAX
             } else {

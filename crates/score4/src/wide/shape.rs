@@ -183,6 +183,13 @@ impl Shape {
         (cell.trailing_zeros() / self.stride) as usize
     }
 
+    /// The playable cells after a disc drops into `cell`, one of the
+    /// `playable` ones: the cell above takes its place, if the column has one.
+    #[inline(always)]
+    pub const fn playable_after(&self, playable: Cells, cell: Cells) -> Cells {
+        (playable ^ cell) | ((cell << 1) & self.board)
+    }
+
     /// The cells of `discs` that rest neither on the bottom row nor on
     /// another of `discs`.
     #[inline(always)]
