@@ -24,6 +24,8 @@
 //! cell without overflowing into its neighbour.
 
 use std::fmt;
+
+use crate::layout;
 use std::ops::{
     Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr, Sub,
 };
@@ -276,6 +278,11 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
         [Bitboard(even), Bitboard(all & !even)]
     };
 
+    /// The cells at least three rows below the sentinel: those a cell
+    /// three rows higher in the same column is on the board for.
+    pub const BELOW_TOP_THREE: Bitboard =
+        Bitboard(Self::BOTTOM.0 * ((1u64 << H.saturating_sub(3)) - 1));
+
     /// The single cell at `col` (0-based, from the left) and `row` (0 at the bottom).
     #[inline(always)]
     pub const fn cell(col: usize, row: usize) -> Bitboard {
@@ -322,44 +329,15 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
 
     /// Whether `discs` hold four in a row in any direction.
     #[inline(always)]
-    pub const fn has_four(discs: Bitboard) -> bool {
-        let b = discs.0;
-        let dirs = [1, H + 1, H, H + 2];
-        // Every direction, then one test: stopping at the first four found
-        // saves a few instructions but mispredicts often enough in the
-        // search's bound tests to cost more than it saves.
-        let mut fours = 0;
-        let mut i = 0;
-        while i < 4 {
-            let s = dirs[i];
-            let pairs = b & (b >> s);
-            fours |= pairs & (pairs >> (2 * s));
-            i += 1;
-        }
-        fours != 0
+    pub fn has_four(discs: Bitboard) -> bool {
+        layout::has_four(discs, Self::STRIDE)
     }
 
     /// Every board cell that would complete four in a row for `discs`,
     /// whether or not it is empty (callers mask with the empty cells).
     #[inline(always)]
-    pub const fn winning_cells(discs: Bitboard) -> Bitboard {
-        let b = discs.0;
-        // Vertical: only the cell on top of three can complete a column.
-        let mut r = (b << 1) & (b << 2) & (b << 3);
-        let dirs = [H + 1, H, H + 2];
-        let mut i = 0;
-        while i < 3 {
-            let s = dirs[i];
-            // The new cell is the 4th, 3rd, 2nd or 1st of the line.
-            let left = (b << s) & (b << (2 * s));
-            r |= left & (b << (3 * s));
-            r |= left & (b >> s);
-            let right = (b >> s) & (b >> (2 * s));
-            r |= right & (b << s);
-            r |= right & (b >> (3 * s));
-            i += 1;
-        }
-        Bitboard(r & Self::BOARD.0)
+    pub fn winning_cells(discs: Bitboard) -> Bitboard {
+        layout::winning_cells(discs, Self::STRIDE) & Self::BOARD
     }
 
     /// The board reflected left to right.

@@ -48,6 +48,7 @@ pub mod fixture;
 pub mod game;
 pub mod heuristic;
 pub mod input;
+pub mod layout;
 mod mem;
 pub mod play;
 pub mod position;

@@ -25,9 +25,7 @@
 
 use super::search::Threats;
 use super::tuning::MAX_PAIRED_FOURS;
-use super::Solver;
-use crate::bitboard::{Bitboard, Geometry};
-use crate::position::Position;
+use crate::layout::{CellSet, Discs, Layout};
 
 /// The least and the most `p` can score for the side to move, given that
 /// it cannot win at once and has a move after which the opponent cannot
@@ -39,27 +37,28 @@ use crate::position::Position;
 /// window lies on that side of zero already, so that test (a pass over
 /// the whole board) is made only when it could.
 #[inline(always)]
-pub(super) fn static_bounds<const W: usize, const H: usize>(
-    p: &Position<W, H>,
+pub(crate) fn static_bounds<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
     alpha: i32,
     beta: i32,
-    threats: Threats,
+    threats: Threats<L::Cells>,
 ) -> (i32, i32) {
-    let n = p.moves_played() as i32;
-    let open = Geometry::<W, H>::BOARD & !p.occupied();
-    let most = Solver::<W, H>::win_score(n + 2);
-    let mut min = if alpha < 0 && !Geometry::<W, H>::has_four(p.opponent() | open) {
+    let n = p.moves as i32;
+    let open = l.board() & !p.mask;
+    let most = l.win_score(n + 2);
+    let mut min = if alpha < 0 && !l.has_four(p.opponent() | open) {
         0
     } else {
-        claimeven_min(p, open, alpha).unwrap_or(-most)
+        claimeven_min(l, p, open, alpha).unwrap_or(-most)
     };
     if min >= beta {
         return (min, most);
     }
-    let mut max = if beta > 0 && !Geometry::<W, H>::has_four(p.current() | open) {
+    let mut max = if beta > 0 && !l.has_four(p.current | open) {
         0
     } else {
-        claimeven_max(p, open, beta).unwrap_or(most)
+        claimeven_max(l, p, open, beta).unwrap_or(most)
     };
     if max <= alpha {
         return (min, max);
@@ -67,16 +66,16 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
     // The sealing threats cost more to look for: only where the cheaper
     // bounds left the window open, and where the late win a seal gives
     // could narrow it.
-    if alpha.max(min) < best_win::<W, H>() {
-        if let Some(sealed) = sealed_min(p, open, threats.ours, alpha.max(min)) {
+    if alpha.max(min) < best_win(l) {
+        if let Some(sealed) = sealed_min(l, p, open, threats.ours, alpha.max(min)) {
             min = min.max(sealed);
             if min >= beta {
                 return (min, max);
             }
         }
     }
-    if beta.min(max) > -best_win::<W, H>() {
-        if let Some(sealed) = sealed_max(p, open, threats.theirs, beta.min(max)) {
+    if beta.min(max) > -best_win(l) {
+        if let Some(sealed) = sealed_max(l, p, open, threats.theirs, beta.min(max)) {
             max = max.min(sealed);
         }
     }
@@ -98,19 +97,25 @@ pub(super) fn static_bounds<const W: usize, const H: usize>(
 /// share makes four, by the move [`latest_win`] tells. None also where
 /// the bound could not narrow the window below `beta`.
 #[inline(always)]
-pub(super) fn claimeven_max<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
+pub(super) fn claimeven_max<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
     beta: i32,
 ) -> Option<i32> {
-    if !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2)
-        || beta <= -best_win::<W, H>()
-    {
+    if !(l.cells() - p.moves).is_multiple_of(2) || beta <= -best_win(l) {
         return None;
     }
     // At or below a draw, only a loss narrows the window.
-    claimeven::<W, H>(p.current(), p.opponent(), open, p.playable(), beta <= 0)
-        .map(|outcome| -outcome.claimer_score::<W, H>())
+    claimeven(
+        l,
+        p.current,
+        p.opponent(),
+        open,
+        l.playable(p.mask),
+        beta <= 0,
+    )
+    .map(|outcome| -outcome.claimer_score(l))
 }
 
 /// A lower bound on the score of `p` from claiming even ourselves, if the
@@ -118,19 +123,19 @@ pub(super) fn claimeven_max<const W: usize, const H: usize>(
 /// [`claimeven_max`] puts us. The best bound over our moves; none also
 /// where it could not narrow the window above `alpha`.
 #[inline(always)]
-pub(super) fn claimeven_min<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
+pub(super) fn claimeven_min<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
     alpha: i32,
 ) -> Option<i32> {
-    if (Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2) || alpha >= best_win::<W, H>()
-    {
+    if (l.cells() - p.moves).is_multiple_of(2) || alpha >= best_win(l) {
         return None;
     }
-    if no_move_claims_even(p, open, alpha >= 0) {
+    if no_move_claims_even(l, p, open, alpha >= 0) {
         return None;
     }
-    best_move_claiming_even(p, open, alpha >= 0)
+    best_move_claiming_even(l, p, open, alpha >= 0)
 }
 
 /// Whether, before trying our moves one by one, it is already clear that
@@ -141,38 +146,40 @@ pub(super) fn claimeven_min<const W: usize, const H: usize>(
 /// we cannot make four even with all that, no move does better. This
 /// settles most positions for the price of about one move's test.
 #[inline(always)]
-fn no_move_claims_even<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
+fn no_move_claims_even<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
     need_win: bool,
 ) -> bool {
-    let next = p.playable();
-    let parity = Geometry::<W, H>::ROW_PARITY[H % 2];
+    let next = l.playable(p.mask);
+    let parity = l.row_parity(l.height() % 2);
     let least = p.opponent() | (open & parity & !next);
-    let most = p.current() | next | (open & !parity);
-    let stopped = !Geometry::<W, H>::has_four(most) || completes_first::<W, H>(least, most);
+    let most = p.current | next | (open & !parity);
+    let stopped = !l.has_four(most) || completes_first(l, least, most);
     // Short of a win, a move also bounds where the opponent's share has
     // no four at all.
-    stopped && (need_win || Geometry::<W, H>::has_four(least))
+    stopped && (need_win || l.has_four(least))
 }
 
 /// The best claimeven bound over our moves (`claimeven_min` without the
 /// shortcut): the soonest sure win a move gives, else a draw if one
 /// leaves the opponent no four, else none.
 #[inline(always)]
-fn best_move_claiming_even<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
+fn best_move_claiming_even<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
     need_win: bool,
 ) -> Option<i32> {
-    best_claiming_move::<W, H>(
-        p.current(),
-        p.opponent(),
+    best_claiming_move(
+        l,
+        (p.current, p.opponent()),
         open,
-        p.playable(),
+        l.playable(p.mask),
         need_win,
-        Geometry::<W, H>::ROW_PARITY[H % 2],
-        Outcome::claimer_score::<W, H>,
+        l.row_parity(l.height() % 2),
+        |o| o.claimer_score(l),
     )
 }
 
@@ -183,25 +190,25 @@ fn best_move_claiming_even<const W: usize, const H: usize>(
 /// never gives more than [`best_win`]. None where no move gives one.
 /// Both the whole board's floor and a seal's ask this.
 #[inline(always)]
-fn best_claiming_move<const W: usize, const H: usize>(
-    us: Bitboard,
-    them: Bitboard,
-    open: Bitboard,
-    next: Bitboard,
+fn best_claiming_move<L: Layout>(
+    l: &L,
+    (us, them): (L::Cells, L::Cells),
+    open: L::Cells,
+    next: L::Cells,
     need_win: bool,
-    ceiling: Bitboard,
+    ceiling: L::Cells,
     score: impl Fn(Outcome) -> i32,
 ) -> Option<i32> {
     let mut found = None;
-    for cell in next.iter() {
+    for cell in next.cells() {
         // Under a seal, the cell above ours may be out of play; on the
         // whole board it is always empty, and the mask changes nothing.
-        let after = Geometry::<W, H>::playable_after(next, cell) & open;
+        let after = l.playable_after(next, cell) & open;
         if let Some(outcome) =
-            claimeven_below::<W, H>(them, us | cell, open & !cell, after, need_win, ceiling)
+            claimeven_below(l, them, us | cell, open & !cell, after, need_win, ceiling)
         {
             let s = score(outcome);
-            if s == best_win::<W, H>() {
+            if s == best_win(l) {
                 return Some(s);
             }
             found = found.max(Some(s));
@@ -223,10 +230,10 @@ enum Outcome {
 impl Outcome {
     /// The least the claimer scores.
     #[inline(always)]
-    fn claimer_score<const W: usize, const H: usize>(self) -> i32 {
+    fn claimer_score<L: Layout>(self, l: &L) -> i32 {
         match self {
             Outcome::MoverCannotWin => 0,
-            Outcome::ClaimerWinsBy(k) => Solver::<W, H>::win_score(k - 1),
+            Outcome::ClaimerWinsBy(k) => l.win_score(k - 1),
         }
     }
 }
@@ -237,20 +244,22 @@ impl Outcome {
 /// the claimer's win would do (`need_win`), none also when it is not
 /// sure.
 #[inline(always)]
-fn claimeven<const W: usize, const H: usize>(
-    mover: Bitboard,
-    claimer: Bitboard,
-    open: Bitboard,
-    next: Bitboard,
+fn claimeven<L: Layout>(
+    l: &L,
+    mover: L::Cells,
+    claimer: L::Cells,
+    open: L::Cells,
+    next: L::Cells,
     need_win: bool,
 ) -> Option<Outcome> {
-    claimeven_below::<W, H>(
+    claimeven_below(
+        l,
         mover,
         claimer,
         open,
         next,
         need_win,
-        Geometry::<W, H>::ROW_PARITY[H % 2],
+        l.row_parity(l.height() % 2),
     )
 }
 
@@ -258,46 +267,47 @@ fn claimeven<const W: usize, const H: usize>(
 /// `ceiling` (the top row's sentinel, for a whole board): the cells above
 /// that are out of play.
 #[inline(always)]
-fn claimeven_below<const W: usize, const H: usize>(
-    mover: Bitboard,
-    claimer: Bitboard,
-    open: Bitboard,
-    next: Bitboard,
+fn claimeven_below<L: Layout>(
+    l: &L,
+    mover: L::Cells,
+    claimer: L::Cells,
+    open: L::Cells,
+    next: L::Cells,
     need_win: bool,
-    ceiling: Bitboard,
+    ceiling: L::Cells,
 ) -> Option<Outcome> {
     let (share, claimed) = shares(mover, claimer, open, next, ceiling);
     // Each test first where it most often settles the question.
     let claimer_wins = if need_win {
-        if !Geometry::<W, H>::has_four(claimed) {
+        if !l.has_four(claimed) {
             return None;
         }
         true
     } else {
-        if !Geometry::<W, H>::has_four(share) {
-            return Some(if Geometry::<W, H>::has_four(claimed) {
-                Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open))
+        if !l.has_four(share) {
+            return Some(if l.has_four(claimed) {
+                Outcome::ClaimerWinsBy(latest_win(l, claimed, open))
             } else {
                 Outcome::MoverCannotWin
             });
         }
-        Geometry::<W, H>::has_four(claimed)
+        l.has_four(claimed)
     };
     // The mover has fours in its share; fours of the claimer's under them
     // stop them, and so do pairs of odd columns (`paired_off`). A four
     // with no next cell of an odd column cannot be paired off: tested
     // first, as it settles most positions, though it leaves out the fours
     // that the claimer's cover.
-    if claimer_wins && !completes_first::<W, H>(share, claimed) {
-        return Some(Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open)));
+    if claimer_wins && !completes_first(l, share, claimed) {
+        return Some(Outcome::ClaimerWinsBy(latest_win(l, claimed, open)));
     }
     let odd_next = open & next & !ceiling;
     if odd_next.has_several()
-        && !Geometry::<W, H>::has_four(share & !odd_next)
-        && paired_off::<W, H>(share, claimed, claimer_wins, odd_next)
+        && !l.has_four(share & !odd_next)
+        && paired_off(l, share, claimed, claimer_wins, odd_next)
     {
         return Some(if claimer_wins {
-            Outcome::ClaimerWinsBy(latest_win::<W, H>(claimed, open))
+            Outcome::ClaimerWinsBy(latest_win(l, claimed, open))
         } else {
             Outcome::MoverCannotWin
         });
@@ -309,13 +319,7 @@ fn claimeven_below<const W: usize, const H: usize>(
 /// [`claimeven_below`]: their discs, and the mover the first, third, ...
 /// empty cell of each column and the next cell of each odd one.
 #[inline(always)]
-fn shares(
-    mover: Bitboard,
-    claimer: Bitboard,
-    open: Bitboard,
-    next: Bitboard,
-    ceiling: Bitboard,
-) -> (Bitboard, Bitboard) {
+fn shares<C: CellSet>(mover: C, claimer: C, open: C, next: C, ceiling: C) -> (C, C) {
     // The first, third, ... empty cell of a column has the parity of the
     // cell above its top exactly when the column has an even number of
     // empty cells.
@@ -338,68 +342,66 @@ fn shares(
 /// handful of fours, each holding at most four of the (at most `W`) next
 /// cells.
 #[inline(never)]
-fn paired_off<const W: usize, const H: usize>(
-    share: Bitboard,
-    claimed: Bitboard,
+fn paired_off<L: Layout>(
+    l: &L,
+    share: L::Cells,
+    claimed: L::Cells,
     claimer_wins: bool,
-    odd_next: Bitboard,
+    odd_next: L::Cells,
 ) -> bool {
-    let odd = odd_next.bits();
-    let ours = share.bits();
+    let (odd, ours) = (odd_next, share);
     // A vertical four holds at most one next cell.
-    if fours(ours, 1) != 0 {
+    if fours(ours, 1).any() {
         return false;
     }
-    let stride = Geometry::<W, H>::STRIDE;
+    let stride = l.stride();
     let steps = [stride, stride + 1, stride - 1];
     let mut starts = steps.map(|step| fours(ours, step));
     if claimer_wins {
-        let covered = covered_starts::<W, H>(claimed);
+        let covered = covered_starts(l, claimed);
         for (s, c) in starts.iter_mut().zip(covered) {
-            *s &= !c;
+            *s = *s & !c;
         }
     }
-    let mut needs = [0u64; MAX_PAIRED_FOURS];
+    let mut needs = [L::Cells::EMPTY; MAX_PAIRED_FOURS];
     let mut count = 0;
-    for (mut left, step) in starts.into_iter().zip(steps) {
-        while left != 0 {
-            let start = left & left.wrapping_neg();
-            left &= left - 1;
+    for (left, step) in starts.into_iter().zip(steps) {
+        for start in left.cells() {
             let four = start | (start << step) | (start << (2 * step)) | (start << (3 * step));
             let cells = four & odd;
-            if cells.count_ones() < 2 || count == needs.len() {
+            if !cells.has_several() || count == needs.len() {
                 return false;
             }
             needs[count] = cells;
             count += 1;
         }
     }
-    pairs_meet(&needs[..count], &mut [0; MAX_PAIRS], 0)
+    pairs_meet(&needs[..count], &mut [L::Cells::EMPTY; MAX_PAIRS], 0)
 }
 
-/// The most pairs of odd columns: four pairs take eight of at most nine
-/// columns.
+/// The most pairs of odd columns tried: four pairs take eight of nine
+/// columns (wider boards could pair more; a bound left out is only a
+/// bound not found).
 const MAX_PAIRS: usize = 4;
 
 /// Whether disjoint pairs of cells, the first `made` of them in `pairs`,
 /// can be extended so that each set of `needs` holds one.
-fn pairs_meet(needs: &[u64], pairs: &mut [u64; MAX_PAIRS], made: usize) -> bool {
-    let met = |need: u64| pairs[..made].iter().any(|&pair| pair & !need == 0);
+fn pairs_meet<C: CellSet>(needs: &[C], pairs: &mut [C; MAX_PAIRS], made: usize) -> bool {
+    let met = |need: C| pairs[..made].iter().any(|&pair| (pair & !need).is_empty());
     let Some(&need) = needs.iter().find(|&&need| !met(need)) else {
         return true;
     };
     if made == MAX_PAIRS {
         return false;
     }
-    let used = pairs[..made].iter().fold(0, |cells, &pair| cells | pair);
+    let used = pairs[..made]
+        .iter()
+        .fold(C::EMPTY, |cells, &pair| cells | pair);
     let mut firsts = need & !used;
-    while firsts != 0 {
-        let first = firsts & firsts.wrapping_neg();
-        firsts &= firsts - 1;
-        let mut seconds = firsts;
-        while seconds != 0 {
-            let second = seconds & seconds.wrapping_neg();
-            seconds &= seconds - 1;
+    while firsts.any() {
+        let first = firsts.lowest();
+        firsts = firsts ^ first;
+        for second in firsts.cells() {
             pairs[made] = first | second;
             if pairs_meet(needs, pairs, made + 1) {
                 return true;
@@ -412,7 +414,7 @@ fn pairs_meet(needs: &[u64], pairs: &mut [u64; MAX_PAIRS], made: usize) -> bool 
 /// Each four of `discs` in one direction (`step` apart in the layout), as
 /// the bit of its lowest cell in the layout.
 #[inline(always)]
-fn fours(discs: u64, step: u32) -> u64 {
+fn fours<C: CellSet>(discs: C, step: u32) -> C {
     let pairs = discs & (discs >> step);
     pairs & (pairs >> (2 * step))
 }
@@ -431,18 +433,17 @@ fn fours(discs: u64, step: u32) -> u64 {
 /// must play under one of them. That fixes the parity of the board below
 /// where neither threat alone does, and leaves the other side fewer cells.
 #[inline(always)]
-fn seal<const W: usize, const H: usize>(threat: Bitboard, open: Bitboard) -> Seal {
+fn seal<L: Layout>(l: &L, threat: L::Cells, open: L::Cells) -> Seal<L::Cells> {
     let under = threat >> 1;
-    let column = Geometry::<W, H>::column(Geometry::<W, H>::column_of(threat));
-    let sealed = column & !Bitboard(under.bits() - 1);
+    let column = l.column(l.column_of(threat));
+    let sealed = column & !under.minus(L::Cells::ONE);
     // The cell below the threat is the column's new ceiling.
-    let parity = &Geometry::<W, H>::ROW_PARITY;
-    let row_below = (under.bits().trailing_zeros() as usize) % (H + 1);
-    let ceiling = (parity[H % 2] & !column) | (parity[row_below % 2] & column);
+    let row_below = under.trailing_zeros() as usize % (l.height() + 1);
+    let ceiling = (l.row_parity(l.height() % 2) & !column) | (l.row_parity(row_below % 2) & column);
     Seal {
         below: open & !sealed,
         ceiling,
-        latest: Geometry::<W, H>::CELLS - sealed.count() + 2,
+        latest: l.cells() - sealed.count() + 2,
         under,
         column,
     }
@@ -450,31 +451,31 @@ fn seal<const W: usize, const H: usize>(threat: Bitboard, open: Bitboard) -> Sea
 
 /// What sealing one or two columns leaves in play (see [`seal`]).
 #[derive(Clone, Copy)]
-struct Seal {
+struct Seal<C> {
     /// The empty cells still in play.
-    below: Bitboard,
+    below: C,
     /// The rows of the cells above each column's top in play, as
     /// [`claimeven_below`] takes them.
-    ceiling: Bitboard,
+    ceiling: C,
     /// The move (counted from the first of the game) that fills a sealing
     /// threat at the latest.
     latest: u32,
     /// The cells right under the sealing threats.
-    under: Bitboard,
+    under: C,
     /// The sealed columns.
-    column: Bitboard,
+    column: C,
 }
 
-impl Seal {
+impl<C: CellSet> Seal<C> {
     /// Both seals at once, in different columns: whoever must move once
     /// the board below both is full plays under one of the threats. The
     /// cells out of play add up, so `latest` falls by the other's.
     #[inline(always)]
-    fn with<const W: usize, const H: usize>(self, other: Seal) -> Seal {
+    fn with<L: Layout<Cells = C>>(self, l: &L, other: Self) -> Self {
         Seal {
             below: self.below & other.below,
             ceiling: (self.ceiling & !other.column) | (other.ceiling & other.column),
-            latest: self.latest + other.latest - Geometry::<W, H>::CELLS - 2,
+            latest: self.latest + other.latest - l.cells() - 2,
             under: self.under | other.under,
             column: self.column | other.column,
         }
@@ -487,24 +488,25 @@ impl Seal {
 /// [`sealing_threats`]), and each pair of the lowest threats of two
 /// columns whose cells below both number so.
 #[inline(always)]
-fn each_seal<const W: usize, const H: usize>(
-    winning: Bitboard,
-    open: Bitboard,
+fn each_seal<L: Layout>(
+    l: &L,
+    winning: L::Cells,
+    open: L::Cells,
     odd_below: bool,
-    mut f: impl FnMut(Seal),
+    mut f: impl FnMut(Seal<L::Cells>),
 ) {
     let threats = winning & open & (open << 1);
-    for threat in sealing_threats::<W, H>(threats, open, odd_below).iter() {
-        f(seal::<W, H>(threat, open));
+    for threat in sealing_threats(l, threats, open, odd_below).cells() {
+        f(seal(l, threat, open));
     }
-    let lowest = lowest_in_columns::<W, H>(threats);
+    let lowest = lowest_in_columns(l, threats);
     if !lowest.has_several() {
         return;
     }
-    for a in lowest.iter() {
-        let first = seal::<W, H>(a, open);
-        for b in Bitboard(lowest.bits() & !((a.bits() << 1) - 1)).iter() {
-            let both = first.with::<W, H>(seal::<W, H>(b, open));
+    for a in lowest.cells() {
+        let first = seal(l, a, open);
+        for b in (lowest & !(a << 1).minus(L::Cells::ONE)).cells() {
+            let both = first.with(l, seal(l, b, open));
             if (both.below.count() % 2 == 1) == odd_below {
                 f(both);
             }
@@ -518,30 +520,31 @@ fn each_seal<const W: usize, const H: usize>(
 /// moves first below them; an even one, when the other side does). The
 /// lowest of each column.
 #[inline(always)]
-fn sealing_threats<const W: usize, const H: usize>(
-    threats: Bitboard,
-    open: Bitboard,
+fn sealing_threats<L: Layout>(
+    l: &L,
+    threats: L::Cells,
+    open: L::Cells,
     odd_below: bool,
-) -> Bitboard {
+) -> L::Cells {
     // The cells below a seal under a threat on row r: the empty cells
     // less the H - r + 1 cells from the one below the threat up.
     let empty = open.count() as usize;
-    let rows = Geometry::<W, H>::ROW_PARITY[(empty + H + usize::from(!odd_below)) % 2];
-    lowest_in_columns::<W, H>(threats & rows)
+    let rows = l.row_parity((empty + l.height() + usize::from(!odd_below)) % 2);
+    lowest_in_columns(l, threats & rows)
 }
 
 /// The lowest cell of `cells` in each column.
 #[inline(always)]
-fn lowest_in_columns<const W: usize, const H: usize>(cells: Bitboard) -> Bitboard {
-    Bitboard(cells.bits() & !above::<W, H>(cells.bits()))
+fn lowest_in_columns<L: Layout>(l: &L, cells: L::Cells) -> L::Cells {
+    cells & !above(l, cells)
 }
 
 /// The cells strictly above the lowest bit of `under` in each column:
 /// borrowing from each column's sentinel sets that bit and flips every
 /// bit above it.
 #[inline(always)]
-fn above<const W: usize, const H: usize>(under: u64) -> u64 {
-    let borrowed = Geometry::<W, H>::SENTINELS.bits().wrapping_sub(under);
+fn above<L: Layout>(l: &L, under: L::Cells) -> L::Cells {
+    let borrowed = l.sentinels().minus(under);
     (borrowed | under) ^ (borrowed & under)
 }
 
@@ -561,30 +564,32 @@ fn sealed_win(outcome: Outcome, latest: u32) -> i32 {
 /// claims even against us. None where no seal does; looser where it
 /// could not narrow the window below `beta` anyway.
 #[inline(always)]
-pub(super) fn sealed_max<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
-    opponent_threats: Bitboard,
+pub(super) fn sealed_max<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
+    opponent_threats: L::Cells,
     beta: i32,
 ) -> Option<i32> {
     let mut best: Option<i32> = None;
-    each_seal::<W, H>(opponent_threats, open, false, |seal| {
+    each_seal(l, opponent_threats, open, false, |seal| {
         // The cells under the threats count as ours: playing one could
         // complete one of our fours.
-        let us = p.current() | seal.under;
+        let us = p.current | seal.under;
         // Where a loss by `latest` would not narrow the window, only a
         // sooner one does, which claimeven tells for less.
-        let need_win = -Solver::<W, H>::win_score(seal.latest as i32 - 1) >= beta;
-        if let Some(outcome) = claimeven_below::<W, H>(
+        let need_win = -l.win_score(seal.latest as i32 - 1) >= beta;
+        if let Some(outcome) = claimeven_below(
+            l,
             us,
             p.opponent(),
             seal.below,
-            p.playable() & seal.below,
+            l.playable(p.mask) & seal.below,
             need_win,
             seal.ceiling,
         ) {
             let k = sealed_win(outcome, seal.latest);
-            let score = -Solver::<W, H>::win_score(k - 1);
+            let score = -l.win_score(k - 1);
             best = Some(best.map_or(score, |b| b.min(score)));
         }
     });
@@ -597,37 +602,38 @@ pub(super) fn sealed_max<const W: usize, const H: usize>(
 /// claim even. The best over our seals and moves; none where none gives
 /// one; looser where it could not narrow the window above `alpha` anyway.
 #[inline(always)]
-pub(super) fn sealed_min<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    open: Bitboard,
-    own_threats: Bitboard,
+pub(super) fn sealed_min<L: Layout>(
+    l: &L,
+    p: Discs<L::Cells>,
+    open: L::Cells,
+    own_threats: L::Cells,
     alpha: i32,
 ) -> Option<i32> {
     let mut best = None;
-    each_seal::<W, H>(own_threats, open, true, |seal| {
+    each_seal(l, own_threats, open, true, |seal| {
         let (below, ceiling, latest) = (seal.below, seal.ceiling, seal.latest);
-        let next = p.playable() & below;
+        let next = l.playable(p.mask) & below;
         let them = p.opponent() | seal.under;
         // Whatever we play first, the opponent's share holds its discs and
         // the cells below the seal of its parity that are not playable;
         // at most also the playable ones and those right above them.
-        if Geometry::<W, H>::has_four(them | (below & ceiling & !next)) {
+        if l.has_four(them | (below & ceiling & !next)) {
             return;
         }
         // Where a win by `latest` would not narrow the window, only a
         // sooner one does, which takes a four of ours below the seal.
-        let need_win = Solver::<W, H>::win_score(latest as i32 - 1) <= alpha;
+        let need_win = l.win_score(latest as i32 - 1) <= alpha;
         if need_win {
-            if !Geometry::<W, H>::has_four(p.current() | next | (below & !ceiling)) {
+            if !l.has_four(p.current | next | (below & !ceiling)) {
                 return;
             }
-        } else if !Geometry::<W, H>::has_four(them | (below & (ceiling | next | (next << 1)))) {
-            best = best.max(Some(Solver::<W, H>::win_score(latest as i32 - 1)));
+        } else if !l.has_four(them | (below & (ceiling | next | (next << 1)))) {
+            best = best.max(Some(l.win_score(latest as i32 - 1)));
             return;
         }
-        let sealed = |outcome| Solver::<W, H>::win_score(sealed_win(outcome, latest) - 1);
+        let sealed = |outcome| l.win_score(sealed_win(outcome, latest) - 1);
         let found =
-            best_claiming_move::<W, H>(p.current(), them, below, next, need_win, ceiling, sealed);
+            best_claiming_move(l, (p.current, them), below, next, need_win, ceiling, sealed);
         best = best.max(found);
     });
     best
@@ -636,8 +642,8 @@ pub(super) fn sealed_min<const W: usize, const H: usize>(
 /// The most a claimeven win can score: play can put off the claimer's
 /// last cell by at most the cells above it, `H - 1`.
 #[inline(always)]
-fn best_win<const W: usize, const H: usize>() -> i32 {
-    Solver::<W, H>::win_score((W * H) as i32 - H as i32)
+fn best_win<L: Layout>(l: &L) -> i32 {
+    l.win_score((l.cells() as usize - l.height()) as i32)
 }
 
 /// The move (counted from the first of the game) by which a side sure to
@@ -647,18 +653,18 @@ fn best_win<const W: usize, const H: usize>() -> i32 {
 /// the cells above it, all empty: the other side keeps for last the
 /// highest. So the lowest row a four's empty cells can all lie in tells.
 #[inline(always)]
-fn latest_win<const W: usize, const H: usize>(claimed: Bitboard, open: Bitboard) -> i32 {
+fn latest_win<L: Layout>(l: &L, claimed: L::Cells, open: L::Cells) -> i32 {
     let discs = claimed & !open;
     // The search never asks after a move that wins at once.
-    debug_assert!(!Geometry::<W, H>::has_four(discs));
-    let mut rows = Geometry::<W, H>::BOTTOM;
-    for row in 0..H {
-        if Geometry::<W, H>::has_four(discs | (claimed & open & rows)) {
-            return (Geometry::<W, H>::CELLS - (H - 1 - row) as u32) as i32;
+    debug_assert!(!l.has_four(discs));
+    let mut rows = l.bottom();
+    for row in 0..l.height() {
+        if l.has_four(discs | (claimed & open & rows)) {
+            return (l.cells() - (l.height() - 1 - row) as u32) as i32;
         }
         rows = rows | (rows << 1);
     }
-    Geometry::<W, H>::CELLS as i32
+    l.cells() as i32
 }
 
 /// Whether a side holding at most `share` might make four before the
@@ -667,35 +673,34 @@ fn latest_win<const W: usize, const H: usize>(claimed: Bitboard, open: Bitboard)
 /// (in the same columns, each cell lower than ours) never completes: its
 /// cells go on top of the other's, which are then all filled.
 #[inline(always)]
-fn completes_first<const W: usize, const H: usize>(share: Bitboard, claimed: Bitboard) -> bool {
-    let stride = Geometry::<W, H>::STRIDE;
-    let ours = share.bits();
-    if fours(ours, 1) != 0 {
+fn completes_first<L: Layout>(l: &L, share: L::Cells, claimed: L::Cells) -> bool {
+    let stride = l.stride();
+    let ours = share;
+    if fours(ours, 1).any() {
         // A vertical four cannot lie on top of another.
         return true;
     }
-    let [flat, rising, falling] = covered_starts::<W, H>(claimed);
-    fours(ours, stride) & !flat != 0
-        || fours(ours, stride + 1) & !rising != 0
-        || fours(ours, stride - 1) & !falling != 0
+    let [flat, rising, falling] = covered_starts(l, claimed);
+    (fours(ours, stride) & !flat).any()
+        || (fours(ours, stride + 1) & !rising).any()
+        || (fours(ours, stride - 1) & !falling).any()
 }
 
 /// Where a flat, a rising and a falling four (as [`fours`] gives them)
 /// starts when one of the fours of `claimed` covers it: lies in the same
 /// columns, each of its cells lower.
 #[inline(always)]
-fn covered_starts<const W: usize, const H: usize>(claimed: Bitboard) -> [u64; 3] {
-    let stride = Geometry::<W, H>::STRIDE;
-    let theirs = claimed.bits();
+fn covered_starts<L: Layout>(l: &L, claimed: L::Cells) -> [L::Cells; 3] {
+    let stride = l.stride();
+    let theirs = claimed;
     let (t_flat, t_rising, t_falling) = (
         fours(theirs, stride),
         fours(theirs, stride + 1),
         fours(theirs, stride - 1),
     );
     // Raising a four's lowest bit by 3 rows, where it stays in its column.
-    let low_rows = Geometry::<W, H>::BOTTOM.bits() * ((1u64 << H.saturating_sub(3)) - 1);
-    let raise = |b: u64| (b & low_rows) << 3;
-    let above = above::<W, H>;
+    let raise = |b: L::Cells| (b & l.below_top_three()) << 3;
+    let above = |b| above(l, b);
     // A four of the other's covers one of ours starting in the same column
     // when each of its cells lies lower in its column. Under our flat
     // four: a flat or falling one starting lower, or a rising one whose top
@@ -713,8 +718,18 @@ fn covered_starts<const W: usize, const H: usize>(claimed: Bitboard) -> [u64; 3]
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::for_each_position;
+    use crate::bitboard::{Bitboard, Geometry};
+    use crate::position::{for_each_position, Position};
     use crate::solver::plain::{plain_negamax, Memo};
+
+    /// `p` as the bounds take it.
+    fn discs<const W: usize, const H: usize>(p: &Position<W, H>) -> Discs<Bitboard> {
+        Discs {
+            current: p.current(),
+            mask: p.occupied(),
+            moves: p.moves_played(),
+        }
+    }
 
     /// The sealed bounds of `p` from single threats alone: each column's
     /// threats passed by themselves leave no pair to seal.
@@ -723,10 +738,22 @@ mod tests {
         let (mut upper, mut lower) = (None, None);
         for col in 0..W {
             let column = Geometry::<W, H>::column(col);
-            if let Some(u) = sealed_max(p, open, p.opponent_winning_cells() & column, 100) {
+            if let Some(u) = sealed_max(
+                &Geometry::<W, H>,
+                discs(p),
+                open,
+                p.opponent_winning_cells() & column,
+                100,
+            ) {
                 upper = Some(upper.map_or(u, |b: i32| b.min(u)));
             }
-            lower = lower.max(sealed_min(p, open, p.winning_cells() & column, -100));
+            lower = lower.max(sealed_min(
+                &Geometry::<W, H>,
+                discs(p),
+                open,
+                p.winning_cells() & column,
+                -100,
+            ));
         }
         [upper, lower]
     }
@@ -738,7 +765,8 @@ mod tests {
         let ceiling = Geometry::<W, H>::ROW_PARITY[H % 2];
         let (share, claimed) = shares(p.current(), p.opponent(), open, p.playable(), ceiling);
         Geometry::<W, H>::has_four(share)
-            && (!Geometry::<W, H>::has_four(claimed) || completes_first::<W, H>(share, claimed))
+            && (!Geometry::<W, H>::has_four(claimed)
+                || completes_first(&Geometry::<W, H>, share, claimed))
     }
 
     /// Checks every bound of `p` against its exact `score`: the claimeven
@@ -751,7 +779,7 @@ mod tests {
     /// columns.
     fn check_position<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> [bool; 7] {
         let open = Geometry::<W, H>::BOARD & !p.occupied();
-        let max = claimeven_max(p, open, 100);
+        let max = claimeven_max(&Geometry::<W, H>, discs(p), open, 100);
         if let Some(max) = max {
             assert!(score <= max, "{score} > {max}\n{p}");
         }
@@ -759,15 +787,21 @@ mod tests {
         if p.can_win_next() {
             return [max.is_some(), false, false, false, false, false, false];
         }
-        let min = claimeven_min(p, open, -100);
+        let min = claimeven_min(&Geometry::<W, H>, discs(p), open, -100);
         if let Some(min) = min {
             assert!(score >= min, "{score} < {min}\n{p}");
         }
-        let sealed_upper = sealed_max(p, open, p.opponent_winning_cells(), 100);
+        let sealed_upper = sealed_max(
+            &Geometry::<W, H>,
+            discs(p),
+            open,
+            p.opponent_winning_cells(),
+            100,
+        );
         if let Some(upper) = sealed_upper {
             assert!(score <= upper, "sealed: {score} > {upper}\n{p}");
         }
-        let sealed_lower = sealed_min(p, open, p.winning_cells(), -100);
+        let sealed_lower = sealed_min(&Geometry::<W, H>, discs(p), open, p.winning_cells(), -100);
         if let Some(lower) = sealed_lower {
             assert!(score >= lower, "sealed: {score} < {lower}\n{p}");
         }
@@ -787,7 +821,7 @@ mod tests {
                     ours: p.winning_cells(),
                     theirs: p.opponent_winning_cells(),
                 };
-                let (min, max) = static_bounds(p, alpha, beta, threats);
+                let (min, max) = static_bounds(&Geometry::<W, H>, discs(p), alpha, beta, threats);
                 assert!(min <= score && score <= max, "{min} {score} {max}\n{p}");
             }
         }
@@ -904,8 +938,9 @@ mod tests {
             let odd = !(Geometry::<W, H>::CELLS - p.moves_played()).is_multiple_of(2);
             if odd && !p.can_win_next() {
                 for need_win in [false, true] {
-                    if no_move_claims_even(p, open, need_win) {
-                        let best = best_move_claiming_even(p, open, need_win);
+                    if no_move_claims_even(&Geometry::<W, H>, discs(p), open, need_win) {
+                        let best =
+                            best_move_claiming_even(&Geometry::<W, H>, discs(p), open, need_win);
                         assert_eq!(best, None, "need_win {need_win}\n{p}");
                         skipped += 1;
                     }
@@ -925,6 +960,47 @@ mod tests {
         ] {
             assert!(skipped > 100, "{skipped}");
         }
+    }
+
+    /// The bounds of a board whose size is data equal those of the same
+    /// board compiled, on every position of a small board.
+    fn same_with_size_as_data<const W: usize, const H: usize>() -> usize {
+        let shape = crate::wide::Shape::any(W, H);
+        let wide = |b: Bitboard| b.bits() as u128;
+        let mut compared = 0;
+        for_each_position::<W, H>(|p| {
+            if p.can_win_next() || p.is_game_over() || p.non_losing_moves().is_empty() {
+                return;
+            }
+            let d = discs(p);
+            let as_data = Discs {
+                current: wide(d.current),
+                mask: wide(d.mask),
+                moves: d.moves,
+            };
+            let threats = Threats {
+                ours: p.winning_cells(),
+                theirs: p.opponent_winning_cells(),
+            };
+            let threats_as_data = Threats {
+                ours: wide(threats.ours),
+                theirs: wide(threats.theirs),
+            };
+            for (alpha, beta) in [(-100, 100), (-2, -1), (0, 1), (3, 4)] {
+                let compiled = static_bounds(&Geometry::<W, H>, d, alpha, beta, threats);
+                let data = static_bounds(&shape, as_data, alpha, beta, threats_as_data);
+                assert_eq!(compiled, data, "{alpha} {beta}\n{p}");
+            }
+            compared += 1;
+        });
+        compared
+    }
+
+    #[test]
+    fn bounds_of_sizes_as_data_equal_the_compiled_ones() {
+        assert!(same_with_size_as_data::<4, 4>() > 10_000);
+        assert!(same_with_size_as_data::<5, 4>() > 10_000);
+        assert!(same_with_size_as_data::<4, 5>() > 10_000);
     }
 
     #[test]

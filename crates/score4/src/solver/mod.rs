@@ -69,8 +69,10 @@ use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
+pub(crate) use bounds::static_bounds;
 use engine::{AnyEngine, Ask, Found};
 pub use journal::{JournalError, JournalLoaded};
+pub(crate) use search::Threats;
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,

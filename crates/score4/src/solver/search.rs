@@ -15,6 +15,7 @@ use super::stop::Signals;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use crate::bitboard::{Bitboard, Geometry};
+use crate::layout::{CellSet, Discs};
 use crate::position::Position;
 use crate::score;
 
@@ -123,18 +124,18 @@ struct Candidates {
 /// The empty cells that would complete four for each side of a position:
 /// each search needs both, and its parent has them already.
 #[derive(Clone, Copy)]
-pub(super) struct Threats {
+pub(crate) struct Threats<C = Bitboard> {
     /// The side to move's.
-    pub(super) ours: Bitboard,
+    pub(crate) ours: C,
     /// The opponent's.
-    pub(super) theirs: Bitboard,
+    pub(crate) theirs: C,
 }
 
-impl Threats {
+impl<C: CellSet> Threats<C> {
     /// The threats after the side to move plays `cell`, given the new
     /// mover's opponent's (`theirs`, which take the new disc to compute).
     #[inline(always)]
-    fn after(self, cell: Bitboard, theirs: Bitboard) -> Threats {
+    fn after(self, cell: C, theirs: C) -> Self {
         Threats {
             ours: self.theirs & !cell,
             theirs,
@@ -275,7 +276,12 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             record!(n, LastMoves);
             return 0;
         }
-        let (min, max) = static_bounds(p, alpha, beta, both);
+        let discs = Discs {
+            current: p.current(),
+            mask: p.occupied(),
+            moves: p.moves_played(),
+        };
+        let (min, max) = static_bounds(&Geometry::<W, H>, discs, alpha, beta, both);
         if alpha < min {
             alpha = min;
             if alpha >= beta {

@@ -20,7 +20,6 @@
 //! assert!(p.can_play(&shape, 10));
 //! ```
 
-mod bounds;
 pub mod notation;
 pub mod position;
 pub mod search;

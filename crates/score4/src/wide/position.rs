@@ -5,6 +5,7 @@
 use super::notation;
 use super::shape::{Cells, Shape};
 use crate::error::{ParseError, SolveError};
+use crate::layout::Layout;
 use crate::position::Ending;
 
 /// A position on a board whose [`Shape`] is given to every method that

@@ -2,13 +2,14 @@
 //! [table](super::table), moves that lose at once never tried, the others
 //! tried by the threats they make, and the score found by null windows.
 
-use super::bounds::static_bounds;
 use super::position::Position;
 use super::shape::{Cells, Shape};
 use super::table::{Known, Table};
 use crate::error::SolveError;
+use crate::layout::{Discs, Layout};
 use crate::mem::TableError;
 use crate::score;
+use crate::solver::{static_bounds, Threats};
 
 /// A solver of one board size, chosen at run time.
 ///
@@ -156,12 +157,17 @@ impl Solver {
         // The opponent cannot win with its next disc, nor can we: the loss
         // comes later, our win with our disc after next at best; the static
         // bounds and the table may say more.
-        let (mut lower, mut upper) = static_bounds(
-            &shape,
-            p,
-            (alpha, beta),
-            (-score::win(cells, n + 3), score::win(cells, n + 2)),
-        );
+        let discs = Discs {
+            current: p.current(),
+            mask: p.occupied(),
+            moves: n,
+        };
+        let both = Threats {
+            ours: p.winning_cells(&shape),
+            theirs: threats,
+        };
+        let (lower, upper) = static_bounds(&shape, discs, alpha, beta, both);
+        let (mut lower, mut upper) = (lower.max(-score::win(cells, n + 3)), upper);
         let key = p.key();
         let mut hint = None;
         if let Some(k) = self.table.get(key) {

@@ -41,10 +41,11 @@ pub struct Shape {
     bottom: Cells,
     /// Every cell of the board, no sentinels.
     board: Cells,
-    /// The rows of the parity of the sentinel row (`height`), sentinels
-    /// included: where claimeven's claimer takes the first cell of a
-    /// column with an even number of empty cells (see [`bounds`](super::bounds)).
-    claim_rows: Cells,
+    /// The cells of the even rows, then of the odd rows, sentinels
+    /// included (see [`Layout::row_parity`](crate::layout::Layout::row_parity)).
+    row_parity: [Cells; 2],
+    /// See [`Layout::below_top_three`](crate::layout::Layout::below_top_three).
+    below_top_three: Cells,
     /// The columns from the centre outwards (see
     /// [`centre_first`](crate::bitboard::centre_first)); the first `width`
     /// are used.
@@ -95,16 +96,19 @@ impl Shape {
                 width / 2 + i / 2
             } as u8;
         }
-        let claim_rows = (0..=height)
-            .filter(|row| row % 2 == height % 2)
-            .fold(0, |rows: Cells, row| rows | bottom << row);
+        let rows = |parity: usize| {
+            (0..=height)
+                .filter(|row| row % 2 == parity)
+                .fold(0, |rows: Cells, row| rows | bottom << row)
+        };
         Shape {
             width,
             height,
             stride,
             bottom,
             board: bottom * ((1 << height) - 1),
-            claim_rows,
+            row_parity: [rows(0), rows(1)],
+            below_top_three: bottom * ((1 << height.saturating_sub(3)) - 1),
             order,
         }
     }
@@ -141,10 +145,16 @@ impl Shape {
         self.board
     }
 
-    /// The rows of the sentinel row's parity, sentinels included.
+    /// See [`Layout::row_parity`](crate::layout::Layout::row_parity).
     #[inline(always)]
-    pub(super) const fn claim_rows(&self) -> Cells {
-        self.claim_rows
+    pub const fn row_parity(&self, parity: usize) -> Cells {
+        self.row_parity[parity]
+    }
+
+    /// See [`Layout::below_top_three`](crate::layout::Layout::below_top_three).
+    #[inline(always)]
+    pub const fn below_top_three(&self) -> Cells {
+        self.below_top_three
     }
 
     /// The cell above the top of every column, never set.
@@ -197,36 +207,6 @@ impl Shape {
         discs & !((discs << 1) | self.bottom)
     }
 
-    /// Whether `discs` hold four in a row in any direction.
-    #[inline(always)]
-    pub fn has_four(&self, discs: Cells) -> bool {
-        let s = self.stride;
-        [1, s, s - 1, s + 1].into_iter().any(|d| {
-            let pairs = discs & (discs >> d);
-            pairs & (pairs >> (2 * d)) != 0
-        })
-    }
-
-    /// Every board cell that would complete four in a row for `discs`,
-    /// empty or not (callers mask with the empty cells).
-    #[inline(always)]
-    pub fn winning_cells(&self, discs: Cells) -> Cells {
-        let b = discs;
-        // Upright, only the cell on top of three.
-        let mut r = (b << 1) & (b << 2) & (b << 3);
-        let s = self.stride;
-        for d in [s, s - 1, s + 1] {
-            // The new cell is the 4th, 3rd, 2nd or 1st of the line.
-            let left = (b << d) & (b << (2 * d));
-            r |= left & (b << (3 * d));
-            r |= left & (b >> d);
-            let right = (b >> d) & (b >> (2 * d));
-            r |= right & (b << d);
-            r |= right & (b >> (3 * d));
-        }
-        r & self.board
-    }
-
     /// The board reflected left to right.
     pub fn mirror(&self, b: Cells) -> Cells {
         let column = (1 << self.stride) - 1;
@@ -262,6 +242,7 @@ impl fmt::Debug for Shape {
 mod tests {
     use super::*;
     use crate::bitboard::Geometry;
+    use crate::layout::Layout;
 
     /// The masks of a shape equal the compiled geometry's where both exist.
     fn same_as_compiled<const W: usize, const H: usize>() {
@@ -270,7 +251,14 @@ mod tests {
         assert_eq!(s.bottom(), G::<W, H>::BOTTOM.bits() as Cells);
         assert_eq!(s.board(), G::<W, H>::BOARD.bits() as Cells);
         assert_eq!(s.layout_bits(), G::<W, H>::LAYOUT_BITS);
-        assert_eq!(s.claim_rows(), G::<W, H>::ROW_PARITY[H % 2].bits() as Cells);
+        for parity in 0..2 {
+            let rows = G::<W, H>::ROW_PARITY[parity].bits() as Cells;
+            assert_eq!(s.row_parity(parity), rows);
+        }
+        assert_eq!(
+            s.below_top_three(),
+            G::<W, H>::BELOW_TOP_THREE.bits() as Cells
+        );
         assert_eq!(s.sentinels(), G::<W, H>::SENTINELS.bits() as Cells);
         let order: Vec<usize> = s.centre_first().iter().map(|&c| c as usize).collect();
         assert_eq!(order, G::<W, H>::CENTRE_FIRST.to_vec());

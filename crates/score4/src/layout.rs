@@ -1,0 +1,363 @@
+//! A board's layout as the search sees it, known when the program is
+//! compiled or only when it runs.
+//!
+//! The boards that fit a `u64` have their masks as constants
+//! ([`Geometry`], one compiled search per size); larger ones have them as
+//! data ([`Shape`], in a `u128`, one search for every size). Both draw the
+//! same Fhourstones layout ([`bitboard`](crate::bitboard)), so every rule
+//! of the search (the lines of four, the static bounds, the move order) is
+//! written once, over the two traits here: [`CellSet`] for a set of cells
+//! and [`Layout`] for the masks of one board.
+
+use std::fmt::Debug;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
+
+use crate::bitboard::{Bitboard, Geometry};
+use crate::score;
+use crate::wide::Shape;
+
+/// A set of cells, one bit per cell of the layout: [`Bitboard`] (a `u64`)
+/// or a `u128`.
+pub trait CellSet:
+    Copy
+    + Eq
+    + Debug
+    + Send
+    + Sync
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
+    + 'static
+{
+    /// No cell.
+    const EMPTY: Self;
+    /// The first bit of the layout: the bottom cell of the first column.
+    const ONE: Self;
+    /// Whether at least one cell is set.
+    fn any(self) -> bool;
+    /// Whether no cell is set.
+    fn is_empty(self) -> bool {
+        !self.any()
+    }
+    /// The number of cells set.
+    fn count(self) -> u32;
+    /// Whether more than one cell is set.
+    fn has_several(self) -> bool;
+    /// The lowest set cell alone, or the empty set.
+    fn lowest(self) -> Self;
+    /// The position of the lowest set bit in the layout.
+    fn trailing_zeros(self) -> u32;
+    /// Carrying addition, the layout's way to find each column's next cell.
+    fn plus(self, other: Self) -> Self;
+    /// Borrowing subtraction.
+    fn minus(self, other: Self) -> Self;
+    /// The single-cell sets, lowest bit first.
+    fn cells(self) -> Cells<Self> {
+        Cells(self)
+    }
+}
+
+/// The single-cell sets of a [`CellSet`], lowest bit first.
+#[derive(Clone, Copy, Debug)]
+pub struct Cells<C>(C);
+
+impl<C: CellSet> Iterator for Cells<C> {
+    type Item = C;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<C> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let low = self.0.lowest();
+        self.0 = self.0 ^ low;
+        Some(low)
+    }
+}
+
+impl CellSet for Bitboard {
+    const EMPTY: Self = Bitboard::EMPTY;
+    const ONE: Self = Bitboard(1);
+    #[inline(always)]
+    fn any(self) -> bool {
+        Bitboard::any(self)
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        Bitboard::count(self)
+    }
+    #[inline(always)]
+    fn has_several(self) -> bool {
+        Bitboard::has_several(self)
+    }
+    #[inline(always)]
+    fn lowest(self) -> Self {
+        Bitboard::lowest(self)
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        self.bits().trailing_zeros()
+    }
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self + other
+    }
+    #[inline(always)]
+    fn minus(self, other: Self) -> Self {
+        self - other
+    }
+}
+
+impl CellSet for u128 {
+    const EMPTY: Self = 0;
+    const ONE: Self = 1;
+    #[inline(always)]
+    fn any(self) -> bool {
+        self != 0
+    }
+    #[inline(always)]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline(always)]
+    fn has_several(self) -> bool {
+        self & self.wrapping_sub(1) != 0
+    }
+    #[inline(always)]
+    fn lowest(self) -> Self {
+        self & self.wrapping_neg()
+    }
+    #[inline(always)]
+    fn trailing_zeros(self) -> u32 {
+        u128::trailing_zeros(self)
+    }
+    #[inline(always)]
+    fn plus(self, other: Self) -> Self {
+        self.wrapping_add(other)
+    }
+    #[inline(always)]
+    fn minus(self, other: Self) -> Self {
+        self.wrapping_sub(other)
+    }
+}
+
+/// The masks of one board's layout. Every method of [`Geometry`] is a
+/// constant of its size; those of [`Shape`] read its fields.
+pub trait Layout: Sync {
+    /// The sets of cells of this board.
+    type Cells: CellSet;
+    /// Number of rows.
+    fn height(&self) -> usize;
+    /// Number of cells.
+    fn cells(&self) -> u32;
+    /// Bits per column: the cells plus the sentinel.
+    fn stride(&self) -> u32;
+    /// The bottom cell of every column.
+    fn bottom(&self) -> Self::Cells;
+    /// Every cell of the board, no sentinels.
+    fn board(&self) -> Self::Cells;
+    /// The cell above the top of every column.
+    fn sentinels(&self) -> Self::Cells;
+    /// The cells of the even rows (`parity` 0) or of the odd ones (1),
+    /// sentinels included.
+    fn row_parity(&self, parity: usize) -> Self::Cells;
+    /// The cells at least three rows below the sentinel: those a cell
+    /// three rows higher in the same column is on the board for.
+    fn below_top_three(&self) -> Self::Cells;
+    /// All cells of column `col`.
+    fn column(&self, col: usize) -> Self::Cells;
+    /// The column of a single-cell set.
+    fn column_of(&self, cell: Self::Cells) -> usize;
+
+    /// Whether `discs` hold four in a row in any direction.
+    #[inline(always)]
+    fn has_four(&self, discs: Self::Cells) -> bool {
+        has_four(discs, self.stride())
+    }
+
+    /// Every board cell that would complete four in a row for `discs`,
+    /// empty or not (callers mask with the empty cells).
+    #[inline(always)]
+    fn winning_cells(&self, discs: Self::Cells) -> Self::Cells {
+        winning_cells(discs, self.stride()) & self.board()
+    }
+
+    /// The next free cell of every column that has one, `mask` being
+    /// every disc.
+    #[inline(always)]
+    fn playable(&self, mask: Self::Cells) -> Self::Cells {
+        mask.plus(self.bottom()) & self.board()
+    }
+
+    /// The playable cells after a disc drops into `cell`, one of the
+    /// `playable` ones: the cell above it takes its place, if the column
+    /// has one.
+    #[inline(always)]
+    fn playable_after(&self, playable: Self::Cells, cell: Self::Cells) -> Self::Cells {
+        (playable ^ cell) | ((cell << 1) & self.board())
+    }
+
+    /// The score of a win by the disc played as move `moves + 1` (see
+    /// [`score`](crate::score)).
+    #[inline(always)]
+    fn win_score(&self, moves: i32) -> i32 {
+        score::win(self.cells() as usize, moves as u32)
+    }
+}
+
+/// Whether `discs` hold four in a row in any direction, on a layout whose
+/// columns are `stride` bits apart.
+#[inline(always)]
+pub fn has_four<C: CellSet>(discs: C, stride: u32) -> bool {
+    // Every direction, then one test: stopping at the first four found
+    // saves a few instructions but mispredicts often enough in the
+    // search's bound tests to cost more than it saves.
+    let mut fours = C::EMPTY;
+    for s in [1, stride, stride - 1, stride + 1] {
+        let pairs = discs & (discs >> s);
+        fours = fours | (pairs & (pairs >> (2 * s)));
+    }
+    fours.any()
+}
+
+/// Every cell of the layout, sentinels included, that would complete four
+/// in a row for `discs`, on a layout whose columns are `stride` bits apart.
+#[inline(always)]
+pub fn winning_cells<C: CellSet>(discs: C, stride: u32) -> C {
+    let b = discs;
+    // Upright, only the cell on top of three can complete a column.
+    let mut r = (b << 1) & (b << 2) & (b << 3);
+    for s in [stride, stride - 1, stride + 1] {
+        // The new cell is the 4th, 3rd, 2nd or 1st of the line.
+        let left = (b << s) & (b << (2 * s));
+        r = r | (left & (b << (3 * s)));
+        r = r | (left & (b >> s));
+        let right = (b >> s) & (b >> (2 * s));
+        r = r | (right & (b << s));
+        r = r | (right & (b >> (3 * s)));
+    }
+    r
+}
+
+/// A position as the layout's sets: the side to move's discs, every disc,
+/// and the moves played (as [`Position`](crate::Position) keeps them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Discs<C> {
+    /// The side to move's discs.
+    pub current: C,
+    /// Every disc.
+    pub mask: C,
+    /// The moves played.
+    pub moves: u32,
+}
+
+impl<C: CellSet> Discs<C> {
+    /// The discs of the side that moved last.
+    #[inline(always)]
+    pub fn opponent(&self) -> C {
+        self.current ^ self.mask
+    }
+}
+
+impl<const W: usize, const H: usize> Layout for Geometry<W, H> {
+    type Cells = Bitboard;
+    #[inline(always)]
+    fn height(&self) -> usize {
+        H
+    }
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        Self::CELLS
+    }
+    #[inline(always)]
+    fn stride(&self) -> u32 {
+        Self::STRIDE
+    }
+    #[inline(always)]
+    fn bottom(&self) -> Bitboard {
+        Self::BOTTOM
+    }
+    #[inline(always)]
+    fn board(&self) -> Bitboard {
+        Self::BOARD
+    }
+    #[inline(always)]
+    fn sentinels(&self) -> Bitboard {
+        Self::SENTINELS
+    }
+    #[inline(always)]
+    fn row_parity(&self, parity: usize) -> Bitboard {
+        Self::ROW_PARITY[parity]
+    }
+    #[inline(always)]
+    fn below_top_three(&self) -> Bitboard {
+        Self::BELOW_TOP_THREE
+    }
+    #[inline(always)]
+    fn column(&self, col: usize) -> Bitboard {
+        Self::column(col)
+    }
+    #[inline(always)]
+    fn column_of(&self, cell: Bitboard) -> usize {
+        Self::column_of(cell)
+    }
+    #[inline(always)]
+    fn has_four(&self, discs: Bitboard) -> bool {
+        Self::has_four(discs)
+    }
+    #[inline(always)]
+    fn winning_cells(&self, discs: Bitboard) -> Bitboard {
+        Self::winning_cells(discs)
+    }
+    #[inline(always)]
+    fn playable_after(&self, playable: Bitboard, cell: Bitboard) -> Bitboard {
+        Self::playable_after(playable, cell)
+    }
+}
+
+impl Layout for Shape {
+    type Cells = u128;
+    #[inline(always)]
+    fn height(&self) -> usize {
+        Shape::height(self)
+    }
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        Shape::cells(self) as u32
+    }
+    #[inline(always)]
+    fn stride(&self) -> u32 {
+        Shape::stride(self)
+    }
+    #[inline(always)]
+    fn bottom(&self) -> u128 {
+        Shape::bottom(self)
+    }
+    #[inline(always)]
+    fn board(&self) -> u128 {
+        Shape::board(self)
+    }
+    #[inline(always)]
+    fn sentinels(&self) -> u128 {
+        Shape::sentinels(self)
+    }
+    #[inline(always)]
+    fn row_parity(&self, parity: usize) -> u128 {
+        Shape::row_parity(self, parity)
+    }
+    #[inline(always)]
+    fn below_top_three(&self) -> u128 {
+        Shape::below_top_three(self)
+    }
+    #[inline(always)]
+    fn column(&self, col: usize) -> u128 {
+        Shape::column(self, col)
+    }
+    #[inline(always)]
+    fn column_of(&self, cell: u128) -> usize {
+        Shape::column_of(self, cell)
+    }
+}
