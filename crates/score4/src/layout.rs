@@ -201,7 +201,7 @@ pub trait Layout: Sync {
     }
 
     /// The score of a win by the disc played as move `moves + 1` (see
-    /// [`score`](crate::score)).
+    /// [`score`]).
     #[inline(always)]
     fn win_score(&self, moves: i32) -> i32 {
         score::win(self.cells() as usize, moves as u32)
