@@ -4,11 +4,12 @@
 
 use super::position::Position;
 use super::shape::{Cells, Shape};
-use super::table::{Known, Table};
+use super::table::Table;
 use crate::error::SolveError;
 use crate::layout::{Discs, Layout};
 use crate::mem::TableError;
 use crate::score;
+use crate::solver::table::Bounds;
 use crate::solver::{static_bounds, Threats};
 
 /// A solver of one board size, chosen at run time.
@@ -210,7 +211,7 @@ impl Solver {
                 let best = Some(col as usize);
                 self.table.put(
                     key,
-                    Known {
+                    Bounds {
                         lower: won,
                         upper: won,
                         best,
@@ -244,7 +245,7 @@ impl Solver {
                 let best = Some(shape.column_of(cell));
                 self.table.put(
                     key,
-                    Known {
+                    Bounds {
                         lower: found,
                         upper,
                         best,
@@ -262,7 +263,7 @@ impl Solver {
         let lower = if best.is_some() { alpha } else { lower };
         self.table.put(
             key,
-            Known {
+            Bounds {
                 lower,
                 upper: alpha,
                 best,

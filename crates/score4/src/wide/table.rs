@@ -19,6 +19,7 @@
 //! ```
 
 use crate::mem::{ask_for_huge_pages, zeroed, TableError};
+use crate::solver::table::Bounds;
 
 /// Width of a stored bound, offset by [`SCORE_OFFSET`] so that a stored
 /// field is never zero and an all-zero entry means "empty".
@@ -38,19 +39,7 @@ const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN
 // Every score of a board of at most 128 cells fits a field beside its offset.
 const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BITS);
 
-/// What the table knows about a position: its score lies in
-/// `lower..=upper`, and `best` is the column that proved the bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Known {
-    /// The score is at least this.
-    pub lower: i32,
-    /// The score is at most this.
-    pub upper: i32,
-    /// The column of the move that proved the lower bound, if one did.
-    pub best: Option<usize>,
-}
-
-/// A table of [`Known`] bounds, one entry per slot, always replaced.
+/// A table of [`Bounds`], one entry per slot, always replaced.
 pub struct Table {
     entries: Box<[u128]>,
     /// Bits of the layout: keys lie below `2^layout_bits`.
@@ -116,7 +105,7 @@ impl Table {
 
     /// What is known about the position of `key`, if anything.
     #[inline(always)]
-    pub fn get(&self, key: u128) -> Option<Known> {
+    pub fn get(&self, key: u128) -> Option<Bounds> {
         let (index, check) = self.slot(key);
         let entry = self.entries[index];
         if entry & DATA_MASK == 0 || entry >> DATA_BITS != check {
@@ -124,7 +113,7 @@ impl Table {
         }
         let field = |shift: u32| ((entry >> shift) & FIELD) as i32 - SCORE_OFFSET;
         let best = ((entry >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) as usize;
-        Some(Known {
+        Some(Bounds {
             lower: field(LOWER_SHIFT),
             upper: field(0),
             best: best.checked_sub(1),
@@ -133,7 +122,7 @@ impl Table {
 
     /// Keeps `known` for the position of `key`, in place of whatever its slot held.
     #[inline(always)]
-    pub fn put(&mut self, key: u128, known: Known) {
+    pub fn put(&mut self, key: u128, known: Bounds) {
         debug_assert!(known.lower <= known.upper);
         let (index, check) = self.slot(key);
         let field = |score: i32| (score + SCORE_OFFSET) as u128;
@@ -160,7 +149,7 @@ mod tests {
             let mask = u128::MAX >> (128 - layout_bits);
             for i in 0..5000 {
                 let key = (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
-                let known = Known {
+                let known = Bounds {
                     lower: (i % 50) - 40,
                     upper: (i % 50) - 30,
                     best: Some((i % 16) as usize),
@@ -179,7 +168,7 @@ mod tests {
         for key in 0..1u128 << 12 {
             t.put(
                 key,
-                Known {
+                Bounds {
                     lower: 1,
                     upper: 2,
                     best: None,
