@@ -14,6 +14,9 @@ use score4::{BoardSize, Solver};
 use crate::output::{self, Output, FAILED, OK, PARTLY};
 
 /// The subcommands of `score4 book`.
+// Parsed once a run: the size of its largest variant (the board's masks,
+// a `Shape`) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(clap::Subcommand)]
 pub enum Command {
     /// Compute a book: the exact score of every position with at most

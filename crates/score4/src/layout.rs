@@ -14,6 +14,7 @@ use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use crate::bitboard::{Bitboard, Geometry};
 use crate::score;
+use crate::wide::shape::MAX_WIDTH;
 use crate::wide::Shape;
 
 /// A set of cells, one bit per cell of the layout: [`Bitboard`] (a `u64`)
@@ -149,6 +150,22 @@ impl CellSet for u128 {
 pub trait Layout: Sync {
     /// The sets of cells of this board.
     type Cells: CellSet;
+    /// An array with an entry for each column (at least): `[T; W]` for a
+    /// compiled size, so that its loops unroll as they did before.
+    type PerColumn<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]>;
+    /// An array of `fill`, one entry for each column.
+    fn per_column<T: Copy>(&self, fill: T) -> Self::PerColumn<T>;
+    /// Whether the move order finds every column's threats in one pass
+    /// before ranking the moves: the compiler turns that pass into vector
+    /// instructions on `u64` sets, where it pays even for the columns
+    /// with no move; on `u128` sets it does not, and each move's threats
+    /// are found as it is ranked.
+    const BATCH_THREATS: bool;
+    /// Number of columns.
+    fn width(&self) -> usize;
+    /// The columns from the centre outwards (see
+    /// [`centre_first`](crate::bitboard::centre_first)).
+    fn centre_first(&self) -> &[usize];
     /// Number of rows.
     fn height(&self) -> usize;
     /// Number of cells.
@@ -262,8 +279,38 @@ impl<C: CellSet> Discs<C> {
     }
 }
 
+/// The cells of `playable` that do not lose at once to an opponent whose
+/// winning cells are `threats`: none if two of them are playable, the one
+/// if one is, and never the cell right below one.
+#[inline(always)]
+pub fn non_losing_among<C: CellSet>(playable: C, threats: C) -> C {
+    let forced = playable & threats;
+    let mut candidates = playable;
+    if forced.any() {
+        if forced.has_several() {
+            return C::EMPTY;
+        }
+        candidates = forced;
+    }
+    candidates & !(threats >> 1)
+}
+
 impl<const W: usize, const H: usize> Layout for Geometry<W, H> {
     type Cells = Bitboard;
+    type PerColumn<T: Copy> = [T; W];
+    const BATCH_THREATS: bool = true;
+    #[inline(always)]
+    fn per_column<T: Copy>(&self, fill: T) -> [T; W] {
+        [fill; W]
+    }
+    #[inline(always)]
+    fn width(&self) -> usize {
+        W
+    }
+    #[inline(always)]
+    fn centre_first(&self) -> &[usize] {
+        &Self::CENTRE_FIRST
+    }
     #[inline(always)]
     fn height(&self) -> usize {
         H
@@ -320,6 +367,20 @@ impl<const W: usize, const H: usize> Layout for Geometry<W, H> {
 
 impl Layout for Shape {
     type Cells = u128;
+    type PerColumn<T: Copy> = [T; MAX_WIDTH];
+    const BATCH_THREATS: bool = false;
+    #[inline(always)]
+    fn per_column<T: Copy>(&self, fill: T) -> [T; MAX_WIDTH] {
+        [fill; MAX_WIDTH]
+    }
+    #[inline(always)]
+    fn width(&self) -> usize {
+        Shape::width(self)
+    }
+    #[inline(always)]
+    fn centre_first(&self) -> &[usize] {
+        Shape::centre_first(self)
+    }
     #[inline(always)]
     fn height(&self) -> usize {
         Shape::height(self)

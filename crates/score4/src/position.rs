@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use crate::bitboard::{Bitboard, Geometry};
 use crate::error::{ParseError, SolveError};
+use crate::layout::{self, Discs};
 use crate::wide::notation;
 // Re-exported where the printer used to live, so callers keep their path.
 pub use crate::render::render;
@@ -59,6 +60,16 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// and the moves played.
     pub(crate) fn to_parts(self) -> (Bitboard, Bitboard, u32) {
         (self.current, self.mask, self.moves)
+    }
+
+    /// The position as the search's layout-generic code takes it.
+    #[inline(always)]
+    pub(crate) fn discs(&self) -> Discs<Bitboard> {
+        Discs {
+            current: self.current,
+            mask: self.mask,
+            moves: self.moves,
+        }
     }
 
     /// The position [`to_parts`](Self::to_parts) gave, on the same board.
@@ -232,15 +243,7 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// playable).
     #[inline(always)]
     pub(crate) fn non_losing_among(playable: Bitboard, threats: Bitboard) -> Bitboard {
-        let forced = playable & threats;
-        let mut candidates = playable;
-        if forced.any() {
-            if forced.has_several() {
-                return Bitboard::EMPTY;
-            }
-            candidates = forced;
-        }
-        candidates & !(threats >> 1)
+        layout::non_losing_among(playable, threats)
     }
 
     /// Whether the side that moved last has four in a row.

@@ -72,6 +72,7 @@ pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
 pub(crate) use bounds::static_bounds;
 use engine::{AnyEngine, Ask, Found};
 pub use journal::{JournalError, JournalLoaded};
+pub(crate) use order::ordered_moves;
 pub(crate) use search::Threats;
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{

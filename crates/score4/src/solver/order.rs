@@ -6,8 +6,7 @@
 //! where most lines pass.
 
 use super::tuning::FAST_WIN;
-use crate::bitboard::{Bitboard, Geometry};
-use crate::position::Position;
+use crate::layout::{non_losing_among, CellSet, Discs, Layout};
 
 /// The candidate cells of `p` (the opponent's winning cells being
 /// `opponent_threats`) in the order to search them: the table's
@@ -23,47 +22,70 @@ use crate::position::Position;
 /// where the child's search needs them again); columns not ranked are
 /// left empty.
 #[inline(always)]
-pub(super) fn ordered_moves<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    opponent_threats: Bitboard,
-    candidates: Bitboard,
+#[allow(clippy::type_complexity)]
+// The ranking loop runs by index (see there): an iterator over `order`
+// kept the compiled sizes' loop from unrolling.
+#[allow(clippy::needless_range_loop)]
+pub(crate) fn ordered_moves<L: Layout>(
+    l: &L,
+    p: &Discs<L::Cells>,
+    opponent_threats: L::Cells,
+    candidates: L::Cells,
     hint: Option<usize>,
     alpha: i32,
-) -> ([(Bitboard, u32); W], Bitboard, [Bitboard; W]) {
-    let order = Geometry::<W, H>::CENTRE_FIRST;
-    let mut moves = [(Bitboard::EMPTY, 0u32); W];
+) -> (
+    L::PerColumn<(L::Cells, u32)>,
+    L::Cells,
+    L::PerColumn<L::Cells>,
+) {
+    let order = l.centre_first();
+    let empty = L::Cells::EMPTY;
+    let mut moves = l.per_column((empty, 0u32));
     let mut len = 0;
     // A threat directly above an opponent's threat is nearly worthless:
     // whoever fills the cell below, the opponent wins there or blocks the
     // threat next. Leaving such threats out of the count orders moves
     // better.
     let dead = opponent_threats << 1;
-    let playable = p.playable();
-    let mut winning = Bitboard::EMPTY;
-    let mut child_threats = [Bitboard::EMPTY; W];
-    // Every candidate's threats in one pass over plain arrays, which the
-    // compiler turns into vector instructions.
-    let mut cells = [0u64; W];
-    for (cell, &col) in cells.iter_mut().zip(order.iter()) {
-        *cell = (candidates & Geometry::<W, H>::column(col)).bits();
+    let playable = l.playable(p.mask);
+    let mut winning = empty;
+    let mut child_threats = l.per_column(empty);
+    // Every candidate's threats in one pass over plain arrays, where the
+    // compiler turns that into vector instructions (`BATCH_THREATS`).
+    let mut cells = l.per_column(empty);
+    for (cell, &col) in cells.as_mut().iter_mut().zip(order.iter()) {
+        *cell = candidates & l.column(col);
     }
-    let mut all_threats = [0u64; W];
-    let current = p.current().bits();
-    for (threats, &cell) in all_threats.iter_mut().zip(cells.iter()) {
-        *threats = Geometry::<W, H>::winning_cells(Bitboard(current | cell)).bits();
+    let mut all_threats = l.per_column(empty);
+    let width = l.width();
+    if L::BATCH_THREATS {
+        for (threats, &cell) in all_threats.as_mut()[..width]
+            .iter_mut()
+            .zip(&cells.as_ref()[..width])
+        {
+            *threats = l.winning_cells(p.current | cell);
+        }
     }
-    for k in 0..W {
+    let moves_out = moves.as_mut();
+    // By index up to the width: a compiled size's loop unrolls, with
+    // every index a constant.
+    for k in 0..width {
         let col = order[k];
-        let cell = Bitboard(cells[k]);
+        let cell = cells.as_ref()[k];
         if cell.is_empty() {
             continue;
         }
-        let occupied = p.occupied() | cell;
-        let threats = Bitboard(all_threats[k]) & !occupied;
-        child_threats[col] = threats;
-        let next = Geometry::<W, H>::playable_after(playable, cell);
+        let occupied = p.mask | cell;
+        let made = if L::BATCH_THREATS {
+            all_threats.as_ref()[k]
+        } else {
+            l.winning_cells(p.current | cell)
+        };
+        let threats = made & !occupied;
+        child_threats.as_mut()[col] = threats;
+        let next = l.playable_after(playable, cell);
         let forced = next & threats;
-        if Position::<W, H>::non_losing_among(next, threats).is_empty() {
+        if non_losing_among(next, threats).is_empty() {
             // The opponent loses whatever it plays; the caller searches
             // nothing more, so the order is moot.
             winning = cell;
@@ -83,11 +105,11 @@ pub(super) fn ordered_moves<const W: usize, const H: usize>(
         };
         // Insertion sort, stable so that equal ranks stay centre first.
         let mut i = len;
-        while i > 0 && moves[i - 1].1 < rank {
-            moves[i] = moves[i - 1];
+        while i > 0 && moves_out[i - 1].1 < rank {
+            moves_out[i] = moves_out[i - 1];
             i -= 1;
         }
-        moves[i] = (cell, rank);
+        moves_out[i] = (cell, rank);
         len += 1;
     }
     (moves, winning, child_threats)

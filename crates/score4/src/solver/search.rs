@@ -407,8 +407,14 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         beta: i32,
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
-        let (moves, winning, child_threats) =
-            ordered_moves(p, candidates.threats.theirs, candidates.cells, hint, alpha);
+        let (moves, winning, child_threats) = ordered_moves(
+            &Geometry::<W, H>,
+            &p.discs(),
+            candidates.threats.theirs,
+            candidates.cells,
+            hint,
+            alpha,
+        );
         if winning.any() {
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.

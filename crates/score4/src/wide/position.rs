@@ -155,16 +155,8 @@ impl Position {
     /// whose winning cells are `threats` (see
     /// [`non_losing_moves`](Self::non_losing_moves)).
     #[inline(always)]
-    pub const fn non_losing_among(playable: Cells, threats: Cells) -> Cells {
-        let mut moves = playable;
-        let forced = moves & threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
-            }
-            moves = forced;
-        }
-        moves & !(threats >> 1)
+    pub fn non_losing_among(playable: Cells, threats: Cells) -> Cells {
+        crate::layout::non_losing_among(playable, threats)
     }
 
     /// Whether every cell is taken.

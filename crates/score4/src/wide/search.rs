@@ -3,12 +3,13 @@
 //! tried by the threats they make, and the score found by null windows.
 
 use super::position::Position;
-use super::shape::{Cells, Shape};
+use super::shape::Shape;
 use super::table::Table;
 use crate::error::SolveError;
-use crate::layout::{Discs, Layout};
+use crate::layout::Discs;
 use crate::mem::TableError;
 use crate::score;
+use crate::solver::ordered_moves;
 use crate::solver::table::Bounds;
 use crate::solver::{static_bounds, Threats};
 
@@ -189,54 +190,26 @@ impl Solver {
             return alpha;
         }
 
-        // The order to try the moves in: the table's best move, then by
-        // the threats each makes, ties centre first. A threat right above
-        // one of the opponent's is nearly worthless (whoever fills the cell
-        // below, the opponent wins there or blocks it next); one right
-        // above a cell the opponent can play counts half as much again.
-        let dead = threats << 1;
-        let mut moves = [(0 as Cells, 0u32); super::shape::MAX_WIDTH];
-        let mut count = 0;
-        for &col in shape.centre_first() {
-            let cell = candidates & shape.column(col as usize);
-            if cell == 0 {
-                continue;
-            }
-            let made = shape.winning_cells(p.current() | cell) & !(p.occupied() | cell);
-            // The opponent's playable cells after the move.
-            let next = shape.playable_after(playable, cell);
-            if Position::non_losing_among(next, made) == 0 {
-                // The opponent loses whatever it plays: the best there is.
-                let won = score::win(cells, n + 2);
-                let best = Some(col as usize);
-                self.table.put(
-                    key,
-                    Bounds {
-                        lower: won,
-                        upper: won,
-                        best,
-                    },
-                );
-                return won;
-            }
-            let useful = made & !dead;
-            let rank = if hint == Some(col as usize) {
-                u32::MAX
-            } else {
-                2 * useful.count_ones() + (useful & (next << 1)).count_ones()
-            };
-            // Insertion, stable: equal ranks keep the centre-first order.
-            let mut i = count;
-            while i > 0 && moves[i - 1].1 < rank {
-                moves[i] = moves[i - 1];
-                i -= 1;
-            }
-            moves[i] = (cell, rank);
-            count += 1;
+        // The order of the compiled search: the table's best move, then
+        // by the threats each makes, ties centre first.
+        let (moves, winning, _) = ordered_moves(&shape, &discs, threats, candidates, hint, alpha);
+        if winning != 0 {
+            // The opponent loses whatever it plays: the best there is.
+            let won = score::win(cells, n + 2);
+            let best = Some(shape.column_of(winning));
+            self.table.put(
+                key,
+                Bounds {
+                    lower: won,
+                    upper: won,
+                    best,
+                },
+            );
+            return won;
         }
 
         let mut best = None;
-        for &(cell, _) in &moves[..count] {
+        for &(cell, _) in moves.iter().take_while(|&&(cell, _)| cell != 0) {
             let mut child = *p;
             child.play_cell(cell);
             let found = -self.negamax(&child, -beta, -alpha);

@@ -49,7 +49,7 @@ pub struct Shape {
     /// The columns from the centre outwards (see
     /// [`centre_first`](crate::bitboard::centre_first)); the first `width`
     /// are used.
-    order: [u8; MAX_WIDTH],
+    order: [usize; MAX_WIDTH],
 }
 
 impl Shape {
@@ -87,14 +87,14 @@ impl Shape {
         );
         let stride = height as u32 + 1;
         let bottom = (0..width).fold(0, |b: Cells, col| b | 1 << (col as u32 * stride));
-        let mut order = [0u8; MAX_WIDTH];
+        let mut order = [0usize; MAX_WIDTH];
         for (i, slot) in order.iter_mut().take(width).enumerate() {
             // The rule of `bitboard::centre_first`, with the width as data.
             *slot = if i % 2 == 1 {
                 width / 2 - i.div_ceil(2)
             } else {
                 width / 2 + i / 2
-            } as u8;
+            };
         }
         let rows = |parity: usize| {
             (0..=height)
@@ -171,7 +171,7 @@ impl Shape {
 
     /// The columns from the centre outwards.
     #[inline(always)]
-    pub fn centre_first(&self) -> &[u8] {
+    pub fn centre_first(&self) -> &[usize] {
         &self.order[..self.width]
     }
 
@@ -260,7 +260,7 @@ mod tests {
             G::<W, H>::BELOW_TOP_THREE.bits() as Cells
         );
         assert_eq!(s.sentinels(), G::<W, H>::SENTINELS.bits() as Cells);
-        let order: Vec<usize> = s.centre_first().iter().map(|&c| c as usize).collect();
+        let order = s.centre_first().to_vec();
         assert_eq!(order, G::<W, H>::CENTRE_FIRST.to_vec());
         for col in 0..W {
             assert_eq!(s.column(col), G::<W, H>::column(col).bits() as Cells);
