@@ -342,16 +342,8 @@ impl<const W: usize, const H: usize> Geometry<W, H> {
 
     /// The board reflected left to right.
     #[inline]
-    pub const fn mirror(b: Bitboard) -> Bitboard {
-        let col_mask = (1u64 << (H + 1)) - 1;
-        let mut out = 0u64;
-        let mut col = 0;
-        while col < W {
-            let bits = (b.0 >> (col * (H + 1))) & col_mask;
-            out |= bits << ((W - 1 - col) * (H + 1));
-            col += 1;
-        }
-        Bitboard(out)
+    pub fn mirror(b: Bitboard) -> Bitboard {
+        layout::mirror(b, W, Self::STRIDE)
     }
 }
 

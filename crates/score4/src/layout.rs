@@ -259,6 +259,19 @@ pub fn winning_cells<C: CellSet>(discs: C, stride: u32) -> C {
     r
 }
 
+/// `cells` reflected left to right, on a layout of `width` columns
+/// `stride` bits apart.
+#[inline]
+pub fn mirror<C: CellSet>(cells: C, width: usize, stride: u32) -> C {
+    let column = (C::ONE << stride).minus(C::ONE);
+    let mut out = C::EMPTY;
+    for col in 0..width {
+        let bits = (cells >> (col as u32 * stride)) & column;
+        out = out | (bits << ((width - 1 - col) as u32 * stride));
+    }
+    out
+}
+
 /// A position as the layout's sets: the side to move's discs, every disc,
 /// and the moves played (as [`Position`](crate::Position) keeps them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -209,11 +209,7 @@ impl Shape {
 
     /// The board reflected left to right.
     pub fn mirror(&self, b: Cells) -> Cells {
-        let column = (1 << self.stride) - 1;
-        (0..self.width).fold(0, |out, col| {
-            let bits = (b >> (col as u32 * self.stride)) & column;
-            out | bits << ((self.width - 1 - col) as u32 * self.stride)
-        })
+        crate::layout::mirror(b, self.width, self.stride)
     }
 }
 
