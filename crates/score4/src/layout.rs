@@ -225,6 +225,95 @@ pub trait Layout: Sync {
     }
 }
 
+/// A layout behind a reference is the same layout: the search keeps a
+/// compiled size's layout by value (it has no bytes) and a [`Shape`]'s by
+/// reference (it has many).
+impl<L: Layout> Layout for &L {
+    type Cells = L::Cells;
+    type PerColumn<T: Copy> = L::PerColumn<T>;
+    const BATCH_THREATS: bool = L::BATCH_THREATS;
+
+    #[inline(always)]
+    fn per_column<T: Copy>(&self, fill: T) -> Self::PerColumn<T> {
+        (**self).per_column(fill)
+    }
+
+    #[inline(always)]
+    fn width(&self) -> usize {
+        (**self).width()
+    }
+
+    #[inline(always)]
+    fn centre_first(&self) -> &[usize] {
+        (**self).centre_first()
+    }
+
+    #[inline(always)]
+    fn height(&self) -> usize {
+        (**self).height()
+    }
+
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        (**self).cells()
+    }
+
+    #[inline(always)]
+    fn stride(&self) -> u32 {
+        (**self).stride()
+    }
+
+    #[inline(always)]
+    fn bottom(&self) -> L::Cells {
+        (**self).bottom()
+    }
+
+    #[inline(always)]
+    fn board(&self) -> L::Cells {
+        (**self).board()
+    }
+
+    #[inline(always)]
+    fn sentinels(&self) -> L::Cells {
+        (**self).sentinels()
+    }
+
+    #[inline(always)]
+    fn row_parity(&self, parity: usize) -> L::Cells {
+        (**self).row_parity(parity)
+    }
+
+    #[inline(always)]
+    fn below_top_three(&self) -> L::Cells {
+        (**self).below_top_three()
+    }
+
+    #[inline(always)]
+    fn column(&self, col: usize) -> L::Cells {
+        (**self).column(col)
+    }
+
+    #[inline(always)]
+    fn column_of(&self, cell: L::Cells) -> usize {
+        (**self).column_of(cell)
+    }
+
+    #[inline(always)]
+    fn has_four(&self, discs: L::Cells) -> bool {
+        (**self).has_four(discs)
+    }
+
+    #[inline(always)]
+    fn winning_cells(&self, discs: L::Cells) -> L::Cells {
+        (**self).winning_cells(discs)
+    }
+
+    #[inline(always)]
+    fn playable_after(&self, playable: L::Cells, cell: L::Cells) -> L::Cells {
+        (**self).playable_after(playable, cell)
+    }
+}
+
 /// Whether `discs` hold four in a row in any direction, on a layout whose
 /// columns are `stride` bits apart.
 #[inline(always)]

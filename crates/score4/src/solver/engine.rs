@@ -531,8 +531,12 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.fill_from_journal();
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
         {
-            let mut search =
-                Search::<W, H, STATS>::new(self.tables(0), self.searched, self.stop_signals());
+            let mut search = Search::<Position<W, H>, Table, STATS>::new(
+                Geometry::<W, H>,
+                self.tables(0),
+                self.searched,
+                self.stop_signals(),
+            );
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
@@ -541,13 +545,15 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
         let (score, nodes) = match self.stop_signals() {
             Some(stop) => {
-                let found = parallel::search_together::<W, H, STATS>(&tables, p, alpha, beta, stop);
+                let found = parallel::search_together::<Position<W, H>, Table, STATS>(
+                    &tables, p, alpha, beta, stop,
+                );
                 // The threads stopped each other through the flag: it says
                 // again only what the user and the deadline say.
                 self.stop.settle();
                 found
             }
-            None => parallel::search_together::<W, H, STATS>(
+            None => parallel::search_together::<Position<W, H>, Table, STATS>(
                 &tables,
                 p,
                 alpha,

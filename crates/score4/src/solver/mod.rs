@@ -16,7 +16,8 @@
 //! - `engine`: that search's state and its probe loop, which narrows the
 //!   score with null-window searches, compiled once in this library for
 //!   every supported size;
-//! - `search`: negamax, one position and its moves;
+//! - `search`: negamax, one position and its moves, written once over
+//!   `node`'s traits for every board (compiled sizes and sizes as data);
 //! - `bounds`: the static bounds read off the board;
 //! - `order`: which move to search first;
 //! - `parallel`: threads searching one position together;
@@ -48,6 +49,7 @@ mod anytime;
 mod bounds;
 mod engine;
 mod journal;
+mod node;
 mod order;
 mod parallel;
 #[cfg(test)]
@@ -69,11 +71,10 @@ use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::score;
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
-pub(crate) use bounds::static_bounds;
 use engine::{AnyEngine, Ask, Found};
 pub use journal::{JournalError, JournalLoaded};
-pub(crate) use order::ordered_moves;
-pub(crate) use search::Threats;
+pub(crate) use node::{Node, Store};
+pub(crate) use search::{Search, Tables};
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,

@@ -16,10 +16,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::node::{Node, Store};
 use super::search::{Search, Shared, Tables};
 use super::stop::Signals;
 use super::tuning;
-use crate::position::Position;
+use crate::layout::Layout;
 
 /// The score of `p` within `alpha..beta` (as [`Search::negamax`] gives
 /// it), searched by as many threads together as there are `tables` (the
@@ -28,20 +29,21 @@ use crate::position::Position;
 /// to finish sets it; no score if it was set before any finished (by
 /// whoever else holds it: the user, a deadline). Each thread adds its
 /// positions to `stop`'s running count as it goes.
-pub(super) fn search_together<const W: usize, const H: usize, const STATS: bool>(
-    tables: &[Tables<'_>],
-    p: &Position<W, H>,
+pub(super) fn search_together<N: Node, S: Store<Key = N::Key>, const STATS: bool>(
+    tables: &[Tables<'_, S>],
+    p: &N,
     alpha: i32,
     beta: i32,
     stop: &Signals,
 ) -> Outcome {
     let threads = tables.len();
-    let busy: Vec<AtomicU64> = (0..(W * H + 1) * threads)
+    let cells = p.layout().cells();
+    let busy: Vec<AtomicU64> = (0..(cells as usize + 1) * threads)
         .map(|_| AtomicU64::new(0))
         .collect();
-    let mutual = tuning::mutual_put_off((W * H) as u32);
+    let mutual = tuning::mutual_put_off(cells);
     let run = |thread: usize| {
-        let mut search = Search::<W, H, STATS>::new(tables[thread], 0, Some(stop));
+        let mut search = Search::<N, S, STATS>::new(p.layout(), tables[thread], 0, Some(stop));
         search.shared = Some(Shared::new(&busy, thread, threads, mutual));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.

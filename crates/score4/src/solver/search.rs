@@ -10,13 +10,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::bounds::static_bounds;
 use super::journal::{Journal, Kept};
+use super::node::{Cells, Key, Node, Store};
 use super::order::ordered_moves;
 use super::stop::Signals;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
-use crate::bitboard::{Bitboard, Geometry};
-use crate::layout::{CellSet, Discs};
-use crate::position::Position;
+use crate::bitboard::Bitboard;
+use crate::layout::{CellSet, Layout};
 use crate::score;
 
 /// Adds to a count or a measure of a measuring search (`STATS`);
@@ -40,19 +40,36 @@ macro_rules! record {
 /// The tables a search uses: `near` for positions with at most
 /// `near_max_empty` empty cells, `far` for the others (the same table
 /// when there is only one).
-#[derive(Clone, Copy)]
-pub(super) struct Tables<'t> {
-    pub(super) far: &'t Table,
-    pub(super) near: &'t Table,
+pub(crate) struct Tables<'t, S = Table> {
+    pub(super) far: &'t S,
+    pub(super) near: &'t S,
     pub(super) near_max_empty: i32,
     /// Where the costliest bounds are also kept, if anywhere.
     pub(super) journal: Option<&'t Journal>,
 }
 
-impl<'t> Tables<'t> {
+impl<S> Clone for Tables<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Tables<'_, S> {}
+
+impl<'t, S> Tables<'t, S> {
+    /// One table for every position, and no journal.
+    pub(crate) fn single(table: &'t S) -> Self {
+        Tables {
+            far: table,
+            near: table,
+            near_max_empty: -1,
+            journal: None,
+        }
+    }
+
     /// The table for positions with `empty` empty cells.
     #[inline(always)]
-    pub(super) fn for_empty(&self, empty: i32) -> &'t Table {
+    pub(super) fn for_empty(&self, empty: i32) -> &'t S {
         if empty <= self.near_max_empty {
             self.near
         } else {
@@ -116,9 +133,9 @@ impl<'t> Shared<'t> {
 /// cells: the opponent's they were chosen against (ranking them needs
 /// those again), and both for the children's.
 #[derive(Clone, Copy)]
-struct Candidates {
-    cells: Bitboard,
-    threats: Threats,
+struct Candidates<C> {
+    cells: C,
+    threats: Threats<C>,
 }
 
 /// The empty cells that would complete four for each side of a position:
@@ -145,10 +162,10 @@ impl<C: CellSet> Threats<C> {
 
 /// One thread's search: the shared tables, its own counters, plain data.
 /// A measuring search (`STATS`) also counts its events.
-pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> {
-    tables: Tables<'t>,
+pub(crate) struct Search<'t, N: Node, S, const STATS: bool> {
+    tables: Tables<'t, S>,
     /// Positions searched, counted from where the solver left off.
-    pub(super) nodes: u64,
+    pub(crate) nodes: u64,
     /// Set when the search must give up (another thread has answered,
     /// the user stopped it, its deadline passed); checked at every
     /// position.
@@ -160,12 +177,18 @@ pub(super) struct Search<'t, const W: usize, const H: usize, const STATS: bool> 
     /// Searches of at least this many positions go to the journal
     /// (never, without one).
     keep_from: u64,
+    /// The layout of the positions searched: the cells of a size given
+    /// as data; nothing for a compiled size, whose masks are constants.
+    layout: N::Layout,
 }
 
-impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STATS> {
-    const CELLS: i32 = (W * H) as i32;
-
-    pub(super) fn new(tables: Tables<'t>, nodes: u64, stop: Option<&'t Signals>) -> Self {
+impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, STATS> {
+    pub(super) fn new(
+        layout: N::Layout,
+        tables: Tables<'t, S>,
+        nodes: u64,
+        stop: Option<&'t Signals>,
+    ) -> Self {
         Search {
             tables,
             nodes,
@@ -173,32 +196,44 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             aborted: false,
             shared: None,
             keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
+            layout,
         }
+    }
+
+    /// A search nothing stops, counting positions from zero.
+    pub(crate) fn unstoppable(layout: N::Layout, tables: Tables<'t, S>) -> Self {
+        Self::new(layout, tables, 0, None)
+    }
+
+    /// Cells of the board.
+    #[inline(always)]
+    fn cells(&self) -> i32 {
+        self.layout.cells() as i32
     }
 
     /// The table for positions with `moves` moves played.
     #[inline(always)]
-    fn table(&self, moves: i32) -> &'t Table {
-        self.tables.for_empty(Self::CELLS - moves)
+    fn table(&self, moves: i32) -> &'t S {
+        self.tables.for_empty(self.cells() - moves)
     }
 
     /// Whether the search ran to its end rather than giving up.
-    pub(super) fn finished(&self) -> bool {
+    pub(crate) fn finished(&self) -> bool {
         !self.aborted
     }
 
     #[inline(always)]
-    fn win_score(moves: i32) -> i32 {
-        score::win(W * H, moves as u32)
+    fn win_score(&self, moves: i32) -> i32 {
+        score::win(self.cells() as usize, moves as u32)
     }
 
     /// The table key of `p`, shared with its mirror image early in the
     /// game, and whether the key is the mirror's (so moves stored under it
     /// are mirrored).
     #[inline(always)]
-    fn key(p: &Position<W, H>) -> (u64, bool) {
+    fn key(&self, p: &N) -> (N::Key, bool) {
         let key = p.key();
-        if p.moves_played() >= tuning::mirror_below_moves(Self::CELLS as u32) {
+        if p.moves_played() >= tuning::mirror_below_moves(self.cells() as u32) {
             return (key, false);
         }
         let canonical = p.canonical_key();
@@ -208,15 +243,16 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// The table keys of the positions after each candidate move, by
     /// column, each already on its way to the cache.
     #[inline(always)]
-    fn child_keys(&self, p: &Position<W, H>, candidates: Bitboard) -> [u64; W] {
-        let mut keys = [0u64; W];
+    fn child_keys(&self, p: &N, candidates: Cells<N>) -> <N::Layout as Layout>::PerColumn<N::Key> {
+        let mut keys = self.layout.per_column(N::Key::default());
         let table = self.table(p.moves_played() as i32 + 1);
-        for (col, key) in keys.iter_mut().enumerate() {
-            let cell = candidates & Geometry::<W, H>::column(col);
+        let width = self.layout.width();
+        for (col, key) in keys.as_mut()[..width].iter_mut().enumerate() {
+            let cell = candidates & self.layout.column(col);
             if cell.any() {
                 let mut child = *p;
                 child.play_cell(cell);
-                *key = Self::key(&child).0;
+                *key = self.key(&child).0;
                 table.prefetch(*key);
             }
         }
@@ -230,7 +266,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// The side to move must not be able to win at once, and the game must
     /// not be over; every caller checks that, and every move searched keeps
     /// it true for the child.
-    pub(super) fn negamax(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn negamax(&mut self, p: &N, alpha: i32, beta: i32) -> i32 {
         let threats = Threats {
             ours: p.winning_cells(),
             theirs: p.opponent_winning_cells(),
@@ -243,11 +279,11 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// the parent had already.
     fn negamax_with(
         &mut self,
-        p: &Position<W, H>,
+        p: &N,
         mut alpha: i32,
         mut beta: i32,
-        known_key: Option<u64>,
-        both: Threats,
+        known_key: Option<N::Key>,
+        both: Threats<Cells<N>>,
     ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!p.can_win_next() && !p.is_game_over());
@@ -269,19 +305,14 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         if candidates.is_empty() {
             // Whatever we play, the opponent wins with its next move.
             record!(n, Lost);
-            return -Self::win_score(n + 1);
+            return -self.win_score(n + 1);
         }
-        if n >= Self::CELLS - 2 {
+        if n >= self.cells() - 2 {
             // Neither of the last two moves can win.
             record!(n, LastMoves);
             return 0;
         }
-        let discs = Discs {
-            current: p.current(),
-            mask: p.occupied(),
-            moves: p.moves_played(),
-        };
-        let (min, max) = static_bounds(&Geometry::<W, H>, discs, alpha, beta, both);
+        let (min, max) = static_bounds(&self.layout, p.discs(), alpha, beta, both);
         if alpha < min {
             alpha = min;
             if alpha >= beta {
@@ -304,8 +335,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             let mut child = *p;
             child.play_cell(candidates);
             // The child needs its entry soon: start fetching it now.
-            let key = (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| {
-                let key = Self::key(&child).0;
+            let key = (self.cells() - n > TABLE_MIN_EMPTY).then(|| {
+                let key = self.key(&child).0;
                 self.table(n + 1).prefetch(key);
                 key
             });
@@ -316,7 +347,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             cells: candidates,
             threats: both,
         };
-        if Self::CELLS - n < TABLE_MIN_EMPTY {
+        if self.cells() - n < TABLE_MIN_EMPTY {
             return self.search_moves(p, moves, None, None, alpha, beta).0;
         }
 
@@ -324,15 +355,16 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         // this position's own look-up, overlaps all the waits. Children
         // too near the end to use the table need no key.
         let child_keys =
-            (Self::CELLS - n > TABLE_MIN_EMPTY).then(|| self.child_keys(p, candidates));
+            (self.cells() - n > TABLE_MIN_EMPTY).then(|| self.child_keys(p, candidates));
         let (key, mirrored) = match known_key {
             Some(key) => {
-                debug_assert_eq!(key, Self::key(p).0);
+                debug_assert_eq!(key, self.key(p).0);
                 (key, key != p.key())
             }
-            None => Self::key(p),
+            None => self.key(p),
         };
-        let unmirror = |col: usize| if mirrored { W - 1 - col } else { col };
+        let width = self.layout.width();
+        let unmirror = |col: usize| if mirrored { width - 1 - col } else { col };
         let mut hint = None;
         record!(n, TableRead);
         if let Some(known) = self.table(n).get(key) {
@@ -379,8 +411,8 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     /// of the search's own code.
     #[cold]
     #[inline(never)]
-    fn keep(&self, key: u64, n: i32, lower: i32, upper: i32, best: Option<usize>, work: u64) {
-        if let Some(journal) = self.tables.journal {
+    fn keep(&self, key: N::Key, n: i32, lower: i32, upper: i32, best: Option<usize>, work: u64) {
+        if let (Some(journal), Some(key)) = (self.tables.journal, key.in_journal()) {
             let kept = Kept {
                 moves: n as u32,
                 lower,
@@ -399,16 +431,17 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     #[inline(always)]
     fn search_moves(
         &mut self,
-        p: &Position<W, H>,
-        candidates: Candidates,
+        p: &N,
+        candidates: Candidates<Cells<N>>,
         hint: Option<usize>,
-        child_keys: Option<&[u64; W]>,
+        child_keys: Option<&<N::Layout as Layout>::PerColumn<N::Key>>,
         mut alpha: i32,
         beta: i32,
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
+        let layout = self.layout;
         let (moves, winning, child_threats) = ordered_moves(
-            &Geometry::<W, H>,
+            &layout,
             &p.discs(),
             candidates.threats.theirs,
             candidates.cells,
@@ -419,26 +452,30 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             // The opponent loses whatever it plays: as fast a win as the
             // bounds allow, found without searching any move.
             record!(n, StaticWin);
-            return (Self::win_score(n + 2), Geometry::<W, H>::column_of(winning));
+            return (self.win_score(n + 2), layout.column_of(winning));
         }
+        let moves = moves.as_ref();
+        let child_threats = child_threats.as_ref();
         // No move wins by force with our next disc either: a win takes
         // at least two more of ours.
-        let beta = beta.min(Self::win_score(n + 4));
+        let beta = beta.min(self.win_score(n + 4));
         if alpha >= beta {
             record!(n, BoundCut);
-            return (beta, Geometry::<W, H>::column_of(moves[0].0));
+            return (beta, layout.column_of(moves[0].0));
         }
         let mut best = (i32::MIN, 0);
         // By column, the most each move is known to score.
-        let mut at_most = [i32::MAX; W];
-        let empty = Self::CELLS - n;
+        let mut at_most = layout.per_column(i32::MAX);
+        let at_most = at_most.as_mut();
+        let empty = self.cells() - n;
+        let child_keys = child_keys.map(|keys| keys.as_ref());
         if let Some(keys) = child_keys {
             if empty > ETC_MIN_EMPTY as i32 {
                 for &(cell, _) in moves.iter() {
                     if cell.is_empty() {
                         break;
                     }
-                    let col = Geometry::<W, H>::column_of(cell);
+                    let col = layout.column_of(cell);
                     if let Some(known) = self.table(n + 1).get(keys[col]) {
                         at_most[col] = -known.lower;
                         let at_least = -known.upper;
@@ -457,7 +494,7 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
 
         let shared = match (self.shared, child_keys) {
             (Some(shared), Some(keys))
-                if (n as u32) < tuning::put_off_below_moves(Self::CELLS as u32) =>
+                if (n as u32) < tuning::put_off_below_moves(self.cells() as u32) =>
             {
                 Some((shared, keys))
             }
@@ -466,12 +503,12 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
         // What the parent has of each child already: its key, the
         // opponent's winning cells there and the most the move is known
         // to score.
-        let known = |cell: Bitboard| {
-            let col = Geometry::<W, H>::column_of(cell);
+        let known = |cell: Cells<N>| {
+            let col = layout.column_of(cell);
             let threats = candidates.threats.after(cell, child_threats[col]);
             (child_keys.map(|k| k[col]), threats, at_most[col])
         };
-        let mut put_off = Bitboard::EMPTY;
+        let mut put_off = Cells::<N>::EMPTY;
         let first_searched = self.nodes;
         for &(cell, _) in moves.iter() {
             if cell.is_empty() {
@@ -479,9 +516,9 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
             }
             let tried = self.nodes;
             if let Some((shared, keys)) = shared {
-                let key = keys[Geometry::<W, H>::column_of(cell)];
-                if shared.puts_off(n, key, cell == moves[0].0) {
-                    put_off |= cell;
+                let key = keys[layout.column_of(cell)];
+                if shared.puts_off(n, key.mark(), cell == moves[0].0) {
+                    put_off = put_off | cell;
                     continue;
                 }
             }
@@ -523,14 +560,14 @@ impl<'t, const W: usize, const H: usize, const STATS: bool> Search<'t, W, H, STA
     #[inline(always)]
     fn search_move(
         &mut self,
-        p: &Position<W, H>,
-        cell: Bitboard,
-        known: (Option<u64>, Threats, i32),
+        p: &N,
+        cell: Cells<N>,
+        known: (Option<N::Key>, Threats<Cells<N>>, i32),
         alpha: &mut i32,
         beta: i32,
         best: &mut (i32, usize),
     ) -> Option<(i32, usize)> {
-        let col = Geometry::<W, H>::column_of(cell);
+        let col = self.layout.column_of(cell);
         let (key, threats, at_most) = known;
         if at_most <= *alpha {
             if at_most > best.0 {

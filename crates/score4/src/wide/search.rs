@@ -1,6 +1,6 @@
-//! The search of boards up to 128 bits: alpha-beta over the
-//! [table](super::table), moves that lose at once never tried, the others
-//! tried by the threats they make, and the score found by null windows.
+//! The solver of boards up to 128 bits: the compiled sizes' search (see
+//! [`solver`](crate::solver)) over the [table](super::table) of 128-bit
+//! keys, the score found by null windows.
 
 use super::position::Position;
 use super::shape::Shape;
@@ -9,9 +9,7 @@ use crate::error::SolveError;
 use crate::layout::Discs;
 use crate::mem::TableError;
 use crate::score;
-use crate::solver::ordered_moves;
-use crate::solver::table::Bounds;
-use crate::solver::{static_bounds, Threats};
+use crate::solver::{Node, Search, Tables};
 
 /// A solver of one board size, chosen at run time.
 ///
@@ -138,110 +136,89 @@ impl Solver {
     /// The score of `p`, a position in play where the side to move cannot
     /// win at once, if it lies strictly between `alpha` and `beta`;
     /// otherwise a bound on the same side of the window as the score:
-    /// at most `alpha` when the score is, at least `beta` when it is.
-    fn negamax(&mut self, p: &Position, mut alpha: i32, mut beta: i32) -> i32 {
-        debug_assert!(alpha < beta && !p.can_win_next(&self.shape));
-        self.nodes += 1;
-        let shape = self.shape;
-        let (cells, n) = (shape.cells(), p.moves_played());
-        // The opponent's winning cells and the playable ones, found once:
-        // the safe moves and their order both need them.
-        let threats = p.opponent_winning_cells(&shape);
-        let playable = p.playable(&shape);
-        let candidates = Position::non_losing_among(playable, threats);
-        if candidates == 0 {
-            return -score::win(cells, n + 1);
-        }
-        // Neither side can win with the next two discs, and then the board is full.
-        if n as usize + 2 >= cells {
-            return 0;
-        }
-        // The opponent cannot win with its next disc, nor can we: the loss
-        // comes later, our win with our disc after next at best; the static
-        // bounds and the table may say more.
-        let discs = Discs {
-            current: p.current(),
-            mask: p.occupied(),
-            moves: n,
+    /// at most `alpha` when the score is, at least `beta` when it is. The
+    /// search of the compiled sizes, reading the masks from the shape.
+    fn negamax(&mut self, p: &Position, alpha: i32, beta: i32) -> i32 {
+        let tables = Tables::single(&self.table);
+        let placed = Placed {
+            shape: &self.shape,
+            p: *p,
         };
-        let both = Threats {
-            ours: p.winning_cells(&shape),
-            theirs: threats,
-        };
-        let (lower, upper) = static_bounds(&shape, discs, alpha, beta, both);
-        let (mut lower, mut upper) = (lower.max(-score::win(cells, n + 3)), upper);
-        let key = p.key();
-        let mut hint = None;
-        if let Some(k) = self.table.get(key) {
-            lower = lower.max(k.lower);
-            upper = upper.min(k.upper);
-            hint = k.best;
-        }
-        if lower >= beta {
-            return lower;
-        }
-        if upper <= alpha {
-            return upper;
-        }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
-        if alpha >= beta {
-            // Only when both bounds meet: the exact score.
-            return alpha;
-        }
+        let mut search = Search::<Placed, Table, false>::unstoppable(&self.shape, tables);
+        let found = search.negamax(&placed, alpha, beta);
+        self.nodes += search.nodes;
+        found
+    }
+}
 
-        // The order of the compiled search: the table's best move, then
-        // by the threats each makes, ties centre first.
-        let (moves, winning, _) = ordered_moves(&shape, &discs, threats, candidates, hint, alpha);
-        if winning != 0 {
-            // The opponent loses whatever it plays: the best there is.
-            let won = score::win(cells, n + 2);
-            let best = Some(shape.column_of(winning));
-            self.table.put(
-                key,
-                Bounds {
-                    lower: won,
-                    upper: won,
-                    best,
-                },
-            );
-            return won;
-        }
+/// A position beside its shape: what the search needs of a position.
+#[derive(Clone, Copy)]
+struct Placed<'s> {
+    shape: &'s Shape,
+    p: Position,
+}
 
-        let mut best = None;
-        for &(cell, _) in moves.iter().take_while(|&&(cell, _)| cell != 0) {
-            let mut child = *p;
-            child.play_cell(cell);
-            let found = -self.negamax(&child, -beta, -alpha);
-            if found >= beta {
-                debug_assert!(found <= upper);
-                let best = Some(shape.column_of(cell));
-                self.table.put(
-                    key,
-                    Bounds {
-                        lower: found,
-                        upper,
-                        best,
-                    },
-                );
-                return found;
-            }
-            if found > alpha {
-                alpha = found;
-                best = Some(shape.column_of(cell));
-            }
+impl<'s> Node for Placed<'s> {
+    type Layout = &'s Shape;
+    type Key = u128;
+
+    #[inline(always)]
+    fn layout(&self) -> &'s Shape {
+        self.shape
+    }
+
+    #[inline(always)]
+    fn moves_played(&self) -> u32 {
+        self.p.moves_played()
+    }
+
+    #[inline(always)]
+    fn discs(&self) -> Discs<u128> {
+        Discs {
+            current: self.p.current(),
+            mask: self.p.occupied(),
+            moves: self.p.moves_played(),
         }
-        // Every move scored at most `alpha`; one scored exactly that if it
-        // raised it.
-        let lower = if best.is_some() { alpha } else { lower };
-        self.table.put(
-            key,
-            Bounds {
-                lower,
-                upper: alpha,
-                best,
-            },
-        );
-        alpha
+    }
+
+    #[inline(always)]
+    fn winning_cells(&self) -> u128 {
+        self.p.winning_cells(self.shape)
+    }
+
+    #[inline(always)]
+    fn opponent_winning_cells(&self) -> u128 {
+        self.p.opponent_winning_cells(self.shape)
+    }
+
+    #[inline(always)]
+    fn non_losing_moves_against(&self, threats: u128) -> u128 {
+        Position::non_losing_among(self.p.playable(self.shape), threats)
+    }
+
+    #[inline(always)]
+    fn play_cell(&mut self, cell: u128) {
+        self.p.play_cell(cell)
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        self.p.key()
+    }
+
+    #[inline(always)]
+    fn canonical_key(&self) -> u128 {
+        let key = self.p.key();
+        // As for the compiled sizes: `current + mask` never carries past a
+        // column's sentinel, so mirroring the key mirrors both sets.
+        key.min(self.shape.mirror(key))
+    }
+
+    fn can_win_next(&self) -> bool {
+        self.p.can_win_next(self.shape)
+    }
+
+    fn is_game_over(&self) -> bool {
+        self.p.ending(self.shape).is_some()
     }
 }

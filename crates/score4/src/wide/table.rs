@@ -17,6 +17,16 @@
 //! | check          | move | lower  | upper  |
 //! +----------------+------+--------+--------+
 //! ```
+//!
+//! Threads share the table, and no atomic store writes 128 bits, so an
+//! entry is two atomic words: its low half, and its high half XOR the low
+//! half. A read that sees halves of two different writes gets back a high
+//! half that is neither's, so the check fails and the entry reads as empty,
+//! rather than one position's check with another's bounds (for a check
+//! that fits the low half, the high half must come back zero, and it does
+//! only if both writes had the same low half, the same entry).
+
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::mem::{ask_for_huge_pages, zeroed, TableError};
 use crate::solver::table::Bounds;
@@ -41,7 +51,8 @@ const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BI
 
 /// A table of [`Bounds`], one entry per slot, always replaced.
 pub struct Table {
-    entries: Box<[u128]>,
+    /// Two words an entry: the low half, then the high half XOR the low.
+    entries: Box<[AtomicU64]>,
     /// Bits of the layout: keys lie below `2^layout_bits`.
     layout_bits: u32,
     /// log2 of the number of entries.
@@ -52,13 +63,13 @@ impl Table {
     /// A table of about `mb` mebibytes for keys below `2^layout_bits`, at
     /// least as large as the check needs and never more entries than keys.
     pub fn with_mb(mb: usize, layout_bits: u32) -> Result<Table, TableError> {
-        let wanted = (mb << 20) / std::mem::size_of::<u128>();
+        let wanted = (mb << 20) / (2 * std::mem::size_of::<AtomicU64>());
         let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
         let index_bits = bits.max(Self::min_index_bits(layout_bits)).min(layout_bits);
-        let entries = 1usize
+        let words = 2usize
             .checked_shl(index_bits)
             .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
-        let entries = zeroed::<u128>(entries)?;
+        let entries = zeroed::<AtomicU64>(words)?;
         ask_for_huge_pages(&entries);
         Ok(Table {
             entries,
@@ -79,7 +90,25 @@ impl Table {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        self.entries.fill(0);
+        for word in self.entries.iter_mut() {
+            *word.get_mut() = 0;
+        }
+    }
+
+    /// Starts loading the entry of `key` into the cache.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u128) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let (index, _) = self.slot(key);
+            let entry = self.entries.as_ptr().wrapping_add(2 * index);
+            // SAFETY: prefetching is only a hint and never faults; SSE is
+            // part of every x86_64 target.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline(always)]
@@ -107,7 +136,9 @@ impl Table {
     #[inline(always)]
     pub fn get(&self, key: u128) -> Option<Bounds> {
         let (index, check) = self.slot(key);
-        let entry = self.entries[index];
+        let low = self.entries[2 * index].load(Ordering::Relaxed);
+        let high = self.entries[2 * index + 1].load(Ordering::Relaxed) ^ low;
+        let entry = (high as u128) << 64 | low as u128;
         if entry & DATA_MASK == 0 || entry >> DATA_BITS != check {
             return None;
         }
@@ -122,15 +153,38 @@ impl Table {
 
     /// Keeps `known` for the position of `key`, in place of whatever its slot held.
     #[inline(always)]
-    pub fn put(&mut self, key: u128, known: Bounds) {
+    pub fn put(&self, key: u128, known: Bounds) {
         debug_assert!(known.lower <= known.upper);
         let (index, check) = self.slot(key);
         let field = |score: i32| (score + SCORE_OFFSET) as u128;
         let best = known.best.map_or(0, |c| c as u128 + 1);
-        self.entries[index] = check << DATA_BITS
+        let entry = check << DATA_BITS
             | best << MOVE_SHIFT
             | field(known.lower) << LOWER_SHIFT
             | field(known.upper);
+        let (low, high) = (entry as u64, (entry >> 64) as u64);
+        self.entries[2 * index].store(low, Ordering::Relaxed);
+        self.entries[2 * index + 1].store(high ^ low, Ordering::Relaxed);
+    }
+}
+
+impl crate::solver::Store for Table {
+    type Key = u128;
+
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        Table::prefetch(self, key)
+    }
+
+    #[inline(always)]
+    fn get(&self, key: u128) -> Option<Bounds> {
+        Table::get(self, key)
+    }
+
+    /// Always replaces the slot's entry, whatever it cost.
+    #[inline(always)]
+    fn put(&self, key: u128, _work: u64, lower: i32, upper: i32, best: Option<usize>) {
+        Table::put(self, key, Bounds { lower, upper, best })
     }
 }
 
@@ -143,7 +197,7 @@ mod tests {
         // A table far smaller than the keys: every key still reads back
         // only what was stored for it.
         for layout_bits in [20, 64, 70, 105, 128] {
-            let mut t = Table::with_mb(0, layout_bits).unwrap();
+            let t = Table::with_mb(0, layout_bits).unwrap();
             assert!(t.index_bits >= Table::min_index_bits(layout_bits));
             let mut rng = crate::rng::Rng::new(layout_bits as u64);
             let mask = u128::MAX >> (128 - layout_bits);
@@ -164,7 +218,7 @@ mod tests {
     #[test]
     fn small_layouts_hold_every_key() {
         let mut t = Table::with_mb(64, 12).unwrap();
-        assert_eq!(t.entries.len(), 1 << 12);
+        assert_eq!(t.entries.len(), 2 << 12);
         for key in 0..1u128 << 12 {
             t.put(
                 key,
