@@ -9,7 +9,7 @@ use crate::error::SolveError;
 use crate::layout::Discs;
 use crate::mem::TableError;
 use crate::score;
-use crate::solver::{Node, Search, Tables};
+use crate::solver::{tuning, Node, Search, Tables};
 
 /// A solver of one board size, chosen at run time.
 ///
@@ -78,18 +78,14 @@ impl Solver {
         // A loss to the opponent's next disc, at worst; a win with our
         // disc after next, at best.
         let (mut lower, mut upper) = (-score::win(cells, n + 1), score::win(cells, n + 2));
+        let mut probes = 0;
         while lower < upper {
-            // Halve the interval, but ask nearer zero first: most
-            // positions are decided early and questions near zero are
-            // cheap.
-            let mut middle = lower + (upper - lower) / 2;
-            if middle <= 0 && lower / 2 < middle {
-                middle = lower / 2;
-            } else if middle >= 0 && upper / 2 > middle {
-                middle = upper / 2;
-            }
-            let found = self.negamax(p, middle, middle + 1);
-            if found <= middle {
+            // The compiled sizes' order of null windows.
+            let sign = tuning::sign_probe(cells, self.shape.height(), n as i32);
+            let probe = tuning::next_probe(lower, upper, probes, n as i32, sign);
+            probes += 1;
+            let found = self.negamax(p, probe, probe + 1);
+            if found <= probe {
                 upper = found;
             } else {
                 lower = found;
