@@ -228,8 +228,12 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     match result {
         Ok(()) => OK,
         // The terminal went away, seen by the loop before the watch: the
-        // game ends as a hang-up ends it, with no one left to tell.
-        Err(_) if hung_up(0) == Some(true) => OK,
+        // game ends as a hang-up ends it, with no one left to tell. The
+        // hang-up's SIGHUP may have come first, or may interrupt the
+        // look, so both are asked, the look a few times.
+        Err(_) if signalled.load(Ordering::SeqCst) || (0..5).any(|_| hung_up(20) == Some(true)) => {
+            OK
+        }
         Err(e) => {
             output::error(format_args!("play: the terminal failed: {e}"));
             FAILED
