@@ -82,3 +82,19 @@ pub(crate) fn ask_for_huge_pages<T>(entries: &[T]) {
 
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn ask_for_huge_pages<T>(_: &[T]) {}
+
+/// Starts loading the memory at `entry` into the cache, so that a later
+/// read of a table entry does not wait for it. Only a hint: any address
+/// will do, and a prefetch never faults.
+#[inline(always)]
+pub(crate) fn prefetch<T>(entry: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: prefetching is only a hint and never faults; SSE is part
+        // of every x86_64 target.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}

@@ -235,19 +235,9 @@ impl Table {
     /// [`get`](Self::get) does not wait for memory.
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (index, _) = self.slot(key);
-            // Only an address: a prefetch never faults, and `slot` keeps
-            // the index in the table anyway.
-            let entry = self.entries.as_ptr().wrapping_add(index);
-            // SAFETY: prefetching is only a hint and never faults; SSE is
-            // part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let (index, _) = self.slot(key);
+        // Only an address: `slot` keeps the index in the table anyway.
+        crate::mem::prefetch(self.entries.as_ptr().wrapping_add(index));
     }
 
     /// The bounds stored for `key`, if any.

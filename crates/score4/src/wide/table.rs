@@ -98,17 +98,8 @@ impl Table {
     /// Starts loading the entry of `key` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let (index, _) = self.slot(key);
-            let entry = self.entries.as_ptr().wrapping_add(2 * index);
-            // SAFETY: prefetching is only a hint and never faults; SSE is
-            // part of every x86_64 target.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(entry.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        let (index, _) = self.slot(key);
+        crate::mem::prefetch(self.entries.as_ptr().wrapping_add(2 * index));
     }
 
     #[inline(always)]
