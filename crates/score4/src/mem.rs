@@ -98,3 +98,18 @@ pub(crate) fn prefetch<T>(entry: *const T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = entry;
 }
+
+/// Makes the system supply every page of `words` now (see
+/// [`Table::touch`](crate::solver::table::Table::touch)); their values are
+/// unchanged.
+pub(crate) fn touch(words: &mut [AtomicU64]) {
+    // One word per 4 KiB page. It must be a write: reads of untouched
+    // pages all map one shared zero page. A volatile write, because an
+    // atomic add of zero, or a store of the value just read, may be
+    // compiled to a plain read or to nothing.
+    for word in words.iter_mut().step_by(4096 / 8) {
+        let value = *word.get_mut();
+        // SAFETY: `word` is a valid, exclusive `u64` (`&mut`).
+        unsafe { std::ptr::write_volatile(word.get_mut(), value) };
+    }
+}

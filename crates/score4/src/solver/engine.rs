@@ -1,16 +1,22 @@
-//! The search behind every [`Solver`] handle, compiled once, in this
-//! library, for each board size.
+//! The state around the search (tables, threads, book, journal, stop
+//! handle) and the loops that turn searches into answers: a score from
+//! null windows, every move's score, the best moves.
+//!
+//! An [`Engine`] is written once, over the search's [`Node`] and [`Store`]
+//! traits, and serves both kinds of board: the compiled sizes (a
+//! [`Position<W, H>`] and its `u64` [`Table`]) and the sizes given as data
+//! (see [`wide`](crate::wide)).
 //!
 //! Every type of the crate takes its size as const parameters, so that each
-//! size's search is as fast as the standard one's. Were [`Solver`]'s
-//! methods that search, each program choosing the size at run time would
-//! compile the whole search again for all 38 sizes. So a [`Solver`] is a
-//! handle to an [`Engine`] behind the object-safe [`AnyEngine`]: the engines
-//! of the supported sizes are built by [`built_for`], one non-generic
-//! function whose code is compiled here, and the handle only turns its
-//! typed position and answer into plain ones. Sizes outside
-//! [`BoardSize`]'s limits (small ones, for tests) build their engine where
-//! they are used, and so does a measuring solver (see
+//! compiled size's search is as fast as the standard one's. Were
+//! [`Solver`]'s methods that search, each program choosing the size at run
+//! time would compile the whole search again for all 38 sizes. So a
+//! [`Solver`] is a handle to a [`Compiled`] engine behind the object-safe
+//! [`AnyEngine`]: the engines of the supported sizes are built by
+//! [`built_for`], one non-generic function whose code is compiled here,
+//! and the handle only turns its typed position and answer into plain ones.
+//! Sizes outside [`BoardSize`]'s limits (small ones, for tests) build their
+//! engine where they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
 
 use std::path::Path;
@@ -18,17 +24,21 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::journal::{Journal, JournalError, JournalLoaded};
+use super::node::{Key, Node, Store};
 use super::search::{Search, Tables};
 use super::stop::Signals;
 use super::table::{self, Table};
 use super::tuning::{
     self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY,
 };
-use super::{parallel, Probe, Solver, StopHandle, Stopped, MAX_PROBES, MAX_THREADS};
+#[cfg(doc)]
+use super::Solver;
+use super::{parallel, Probe, StopHandle, Stopped, MAX_PROBES, MAX_THREADS};
 use crate::bitboard::{Bitboard, Geometry};
 use crate::book::{Book, BookError};
+use crate::layout::Layout;
 use crate::mem::TableError;
-use crate::position::Position;
+use crate::position::{Ending, Position};
 use crate::size::BoardSize;
 use crate::with_board_size;
 
@@ -108,7 +118,7 @@ fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableErro
 }
 
 fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(Engine::<W, H, false>::try_with_table_mb(mb)?))
+    Ok(Box::new(Compiled::<W, H, false>::try_with_table_mb(mb)?))
 }
 
 /// The engine of a measuring solver, whose searches count their events
@@ -117,21 +127,140 @@ fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>
 pub(super) fn build_measuring<const W: usize, const H: usize>(
     mb: usize,
 ) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(Engine::<W, H, true>::try_with_table_mb(mb)?))
+    Ok(Box::new(Compiled::<W, H, true>::try_with_table_mb(mb)?))
 }
 
-/// The solver's state for the `W` x `H` board: its tables, node count,
-/// book and stop handle. A measuring engine's (`STATS`) searches count
-/// their events.
-pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool> {
-    table: Table,
+/// The engine of the compiled `W` x `H` board: its positions are
+/// [`Position<W, H>`]. A measuring engine's (`STATS`) searches count their
+/// events.
+pub(super) struct Compiled<const W: usize, const H: usize, const STATS: bool>(Engine<Table, STATS>);
+
+impl<const W: usize, const H: usize, const STATS: bool> Compiled<W, H, STATS> {
+    /// Rejects at compile time boards too wide for a table entry's move.
+    const VALID: () = assert!(W <= table::MAX_WIDTH, "too wide for a table entry's move");
+
+    /// An engine whose table takes about `mb` mebibytes (see
+    /// [`Solver::try_with_table_mb`]).
+    pub(super) fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
+        let () = Self::VALID;
+        let mut engine = Engine::try_with_table_mb(&Geometry::<W, H>, mb)?;
+        // Compared as numbers: the tests' engines run on boards too small for a BoardSize.
+        let standard = BoardSize::STANDARD;
+        if W == standard.width() && H == standard.height() {
+            engine.book = Some(Book::standard());
+        }
+        Ok(Compiled(engine))
+    }
+}
+
+/// `a`'s first `W` entries and the rest `fill`.
+fn widen<T: Copy, const W: usize>(a: [T; W], fill: T) -> [T; MAX_COLUMNS] {
+    let mut wide = [fill; MAX_COLUMNS];
+    wide[..W].copy_from_slice(&a);
+    wide
+}
+
+impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Compiled<W, H, STATS> {
+    fn set_threads(&mut self, threads: usize) {
+        self.0.set_threads(threads);
+    }
+
+    fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
+        book.check_board(BoardSize::of::<W, H>())?;
+        self.0.book = Some(book);
+        Ok(())
+    }
+
+    fn drop_book(&mut self) {
+        self.0.book = None;
+    }
+
+    fn book(&self) -> Option<&Book> {
+        self.0.book.as_deref()
+    }
+
+    fn table_bytes(&self) -> usize {
+        self.0.table_bytes()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.0.nodes()
+    }
+
+    fn reset_nodes(&mut self) {
+        self.0.reset_nodes();
+    }
+
+    fn probes(&self) -> &[Probe] {
+        &self.0.probes
+    }
+
+    fn touch_table(&mut self) {
+        self.0.touch_table();
+    }
+
+    fn clear_table(&mut self) {
+        self.0.clear_table();
+    }
+
+    fn stop_handle(&self) -> StopHandle {
+        self.0.stop.clone()
+    }
+
+    fn keep_journal(&mut self, path: &Path, min_work: u64) -> Result<JournalLoaded, JournalError> {
+        self.0.keep_journal(path, min_work)
+    }
+
+    fn journal_error(&self) -> Option<JournalError> {
+        self.0.journal_error()
+    }
+
+    fn ask(
+        &mut self,
+        p: Parts,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<Found, Stopped> {
+        let p = Position::<W, H>::from_parts(p);
+        let run = |s: &mut Engine<Table, STATS>| -> Result<Found, Stopped> {
+            Ok(match ask {
+                Ask::Score => Found::Score(s.solve_inner(&p)?),
+                Ask::Sign => Found::Score(s.solve_weak_inner(&p)?),
+                // A stop settles some columns, not the whole: never an error.
+                Ask::Moves => Found::Moves(widen(s.analyze_inner(&p), None)),
+                Ask::Best => {
+                    let (score, moves) = s.best_moves_inner(&p)?;
+                    Found::Best(score, widen(moves, false))
+                }
+                Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
+                Ask::Probe(alpha) => Found::Score(s.probe_inner(&p, alpha)?),
+                Ask::Window(alpha, beta) => Found::Score(s.window_inner(&p, alpha, beta)?),
+            })
+        };
+        self.0.run(until, run)
+    }
+}
+
+/// The solver's state on one board, whatever its kind: its tables
+/// (`S`), node count, book, journal and stop handle; the positions it is
+/// asked about are any [`Node`] of that board. A measuring engine's
+/// (`STATS`) searches count their events.
+pub(crate) struct Engine<S, const STATS: bool> {
+    /// The board's width and height, for the journal.
+    width: usize,
+    height: usize,
+    /// Cells of the board.
+    cells: u32,
+    /// Width of a position key: every column's cells plus its sentinel.
+    key_bits: u32,
+    table: S,
     /// With a large `table`: the table of positions near the end, used
     /// when the threads have none of their own.
-    near: Option<Table>,
+    near: Option<S>,
     /// With several threads: each thread's own table of positions near
     /// the end (see [`set_threads`](Self::set_threads)), the main
     /// search's first.
-    own_near: Vec<Table>,
+    own_near: Vec<S>,
     /// Positions searched over the solver's life.
     searched: u64,
     /// The value of `searched` at the last `reset_nodes`.
@@ -139,7 +268,7 @@ pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool> {
     /// Threads searching each large position together.
     threads: usize,
     /// Exact scores of the opening, answered without search.
-    book: Option<Arc<Book>>,
+    pub(crate) book: Option<Arc<Book>>,
     /// The searches since the last `reset_nodes`, up to [`MAX_PROBES`];
     /// allocated once, so recording never allocates.
     probes: Vec<Probe>,
@@ -155,150 +284,47 @@ pub(super) struct Engine<const W: usize, const H: usize, const STATS: bool> {
     journal_in_table: bool,
 }
 
-/// `a`'s first `W` entries and the rest `fill`.
-fn widen<T: Copy, const W: usize>(a: [T; W], fill: T) -> [T; MAX_COLUMNS] {
-    let mut wide = [fill; MAX_COLUMNS];
-    wide[..W].copy_from_slice(&a);
-    wide
-}
-
-impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Engine<W, H, STATS> {
-    fn set_threads(&mut self, threads: usize) {
-        Engine::set_threads(self, threads);
-    }
-
-    fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
-        book.check_board(BoardSize::of::<W, H>())?;
-        self.book = Some(book);
-        Ok(())
-    }
-
-    fn drop_book(&mut self) {
-        self.book = None;
-    }
-
-    fn book(&self) -> Option<&Book> {
-        self.book.as_deref()
-    }
-
-    fn table_bytes(&self) -> usize {
-        let own: usize = self.own_near.iter().map(Table::bytes).sum();
-        self.table.bytes() + self.near.as_ref().map_or(0, Table::bytes) + own
-    }
-
-    fn nodes(&self) -> u64 {
-        self.searched - self.searched_at_reset
-    }
-
-    fn reset_nodes(&mut self) {
-        self.searched_at_reset = self.searched;
-        self.probes.clear();
-    }
-
-    fn probes(&self) -> &[Probe] {
-        &self.probes
-    }
-
-    fn touch_table(&mut self) {
-        self.table.touch();
-        for near in self.near.iter_mut().chain(&mut self.own_near) {
-            near.touch();
-        }
-    }
-
-    fn clear_table(&mut self) {
-        self.table.clear();
-        for near in self.near.iter_mut().chain(&mut self.own_near) {
-            near.clear();
-        }
-        self.journal_in_table = false;
-    }
-
-    fn stop_handle(&self) -> StopHandle {
-        self.stop.clone()
-    }
-
-    fn keep_journal(&mut self, path: &Path, min_work: u64) -> Result<JournalLoaded, JournalError> {
-        let (journal, loaded) = Journal::open(path, W, H, min_work)?;
-        self.journal = Some(journal);
-        self.journal_in_table = false;
-        Ok(loaded)
-    }
-
-    fn journal_error(&self) -> Option<JournalError> {
-        self.journal.as_ref().and_then(Journal::error)
-    }
-
-    fn ask(
-        &mut self,
-        p: Parts,
-        ask: Ask,
-        until: Option<Option<Instant>>,
-    ) -> Result<Found, Stopped> {
-        let p = Position::<W, H>::from_parts(p);
-        let run = |s: &mut Self| -> Result<Found, Stopped> {
-            Ok(match ask {
-                Ask::Score => Found::Score(s.solve_inner(&p)?),
-                Ask::Sign => Found::Score(s.solve_weak_inner(&p)?),
-                // A stop settles some columns, not the whole: never an error.
-                Ask::Moves => Found::Moves(widen(s.analyze_inner(&p), None)),
-                Ask::Best => {
-                    let (score, moves) = s.best_moves_inner(&p)?;
-                    Found::Best(score, widen(moves, false))
-                }
-                Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
-                Ask::Probe(alpha) => Found::Score(s.probe_inner(&p, alpha)?),
-                Ask::Window(alpha, beta) => Found::Score(s.window_inner(&p, alpha, beta)?),
-            })
-        };
-        match until {
-            Some(deadline) => self.stoppable(deadline, run),
-            None => Ok(Self::unstoppable(run(self))),
-        }
-    }
-}
-
-impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
-    const CELLS: i32 = (W * H) as i32;
-    /// Rejects at compile time boards too wide for a table entry's move.
-    const VALID: () = assert!(W <= table::MAX_WIDTH, "too wide for a table entry's move");
-    /// Width of a position key: every column's cells plus its sentinel.
-    const KEY_BITS: u32 = Geometry::<W, H>::LAYOUT_BITS;
-    /// Whether this board's keys allow a near table small enough to be
-    /// worth having ([`NEAR_TABLE_MAX_MB`]).
-    const NEAR_FITS: bool = Table::min_mb(Self::KEY_BITS) <= NEAR_TABLE_MAX_MB;
-
-    /// An engine whose table takes about `mb` mebibytes (see
-    /// [`Solver::try_with_table_mb`]).
-    pub(super) fn try_with_table_mb(mb: usize) -> Result<Self, TableError> {
-        let () = Self::VALID;
-        let near = if mb >= NEAR_TABLE_FROM_MB && Self::NEAR_FITS {
-            Some(Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS)?)
-        } else {
-            None
-        };
-        Ok(Engine {
-            table: Table::try_with_mb(mb, Self::KEY_BITS)?,
-            near,
+impl<S: Store, const STATS: bool> Engine<S, STATS> {
+    /// An engine for the board of `layout` whose table takes about `mb`
+    /// mebibytes (see [`Solver::try_with_table_mb`]), with no book.
+    pub(crate) fn try_with_table_mb(layout: &impl Layout, mb: usize) -> Result<Self, TableError> {
+        let key_bits = layout.stride() * layout.width() as u32;
+        let mut engine = Engine {
+            width: layout.width(),
+            height: layout.height(),
+            cells: layout.cells(),
+            key_bits,
+            table: S::try_with_mb(mb, key_bits)?,
+            near: None,
             own_near: Vec::new(),
             searched: 0,
             searched_at_reset: 0,
             threads: 1,
-            book: Self::built_in_book(),
+            book: None,
             probes: Vec::with_capacity(MAX_PROBES),
             stop: StopHandle::default(),
             stoppable: false,
             journal: None,
             journal_in_table: false,
-        })
+        };
+        if mb >= NEAR_TABLE_FROM_MB && engine.near_fits() {
+            engine.near = Some(S::try_with_mb(NEAR_TABLE_MB, key_bits)?);
+        }
+        Ok(engine)
+    }
+
+    /// Whether this board's keys allow a near table small enough to be
+    /// worth having ([`NEAR_TABLE_MAX_MB`]).
+    fn near_fits(&self) -> bool {
+        S::min_mb(self.key_bits) <= NEAR_TABLE_MAX_MB
     }
 
     /// See [`Solver::set_threads`].
-    pub(super) fn set_threads(&mut self, threads: usize) {
+    pub(crate) fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);
-        self.own_near = if self.threads > 1 && Self::NEAR_FITS {
+        self.own_near = if self.threads > 1 && self.near_fits() {
             (0..self.threads)
-                .map(|_| Table::try_with_mb(NEAR_TABLE_MB, Self::KEY_BITS))
+                .map(|_| S::try_with_mb(NEAR_TABLE_MB, self.key_bits))
                 .collect::<Result<_, _>>()
                 .unwrap_or_default()
         } else {
@@ -308,12 +334,85 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.journal_in_table = false;
     }
 
-    /// The book built into the library for this board, if there is one
-    /// (7x6 only).
-    fn built_in_book() -> Option<Arc<Book>> {
-        // Compared as numbers: the tests' engines run on boards too small for a BoardSize.
-        let standard = BoardSize::STANDARD;
-        (W == standard.width() && H == standard.height()).then(Book::standard)
+    /// See [`Solver::table_bytes`].
+    pub(crate) fn table_bytes(&self) -> usize {
+        let own: usize = self.own_near.iter().map(S::bytes).sum();
+        self.table.bytes() + self.near.as_ref().map_or(0, S::bytes) + own
+    }
+
+    /// See [`Solver::nodes`].
+    pub(crate) fn nodes(&self) -> u64 {
+        self.searched - self.searched_at_reset
+    }
+
+    /// See [`Solver::reset_nodes`].
+    pub(crate) fn reset_nodes(&mut self) {
+        self.searched_at_reset = self.searched;
+        self.probes.clear();
+    }
+
+    /// See [`Solver::probes`].
+    pub(crate) fn probes(&self) -> &[Probe] {
+        &self.probes
+    }
+
+    /// See [`Solver::touch_table`].
+    pub(crate) fn touch_table(&mut self) {
+        self.table.touch();
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
+            near.touch();
+        }
+    }
+
+    /// See [`Solver::clear_table`].
+    pub(crate) fn clear_table(&mut self) {
+        self.table.clear();
+        for near in self.near.iter_mut().chain(&mut self.own_near) {
+            near.clear();
+        }
+        self.journal_in_table = false;
+    }
+
+    /// See [`Solver::stop_handle`].
+    pub(crate) fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// See [`Solver::keep_journal`]: only for boards whose keys are 64
+    /// bits.
+    pub(crate) fn keep_journal(
+        &mut self,
+        path: &Path,
+        min_work: u64,
+    ) -> Result<JournalLoaded, JournalError> {
+        if S::Key::from_journal(0).is_none() {
+            return Err(JournalError::KeysTooWide {
+                width: self.width,
+                height: self.height,
+            });
+        }
+        let (journal, loaded) = Journal::open(path, self.width, self.height, min_work)?;
+        self.journal = Some(journal);
+        self.journal_in_table = false;
+        Ok(loaded)
+    }
+
+    /// See [`Solver::journal_error`].
+    pub(crate) fn journal_error(&self) -> Option<JournalError> {
+        self.journal.as_ref().and_then(Journal::error)
+    }
+
+    /// Runs `run`, stoppable (by the handle or at the deadline) when
+    /// `until` is given.
+    pub(crate) fn run<T>(
+        &mut self,
+        until: Option<Option<Instant>>,
+        run: impl FnOnce(&mut Self) -> Result<T, Stopped>,
+    ) -> Result<T, Stopped> {
+        match until {
+            Some(deadline) => self.stoppable(deadline, run),
+            None => Ok(Self::unstoppable(run(self))),
+        }
     }
 
     /// Runs `f` with its searches stoppable by the handle or at `deadline`.
@@ -345,19 +444,19 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
 
     /// The score of `p` when no search is needed: a finished game, a win
     /// with the next move, or a position of the book.
-    fn known_score(&self, p: &Position<W, H>) -> Option<i32> {
-        Solver::<W, H>::settled_score(p).or_else(|| self.book.as_ref().and_then(|b| b.score(p)))
+    fn known_score<N: Node>(&self, p: &N) -> Option<i32> {
+        settled_score(p).or_else(|| self.book.as_ref().and_then(|b| p.book_score(b)))
     }
 
-    fn solve_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
+    pub(crate) fn solve_inner<N: Node<Key = S::Key>>(&mut self, p: &N) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
         let n = p.moves_played() as i32;
-        let (mut min, mut max) = Solver::<W, H>::score_range(n);
+        let (mut min, mut max) = score_range(&p.layout(), n);
         let mut probes = 0;
         while min < max {
-            let probe = Solver::<W, H>::next_probe(min, max, probes, n);
+            let probe = next_probe(&p.layout(), min, max, probes, n);
             probes += 1;
             let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
@@ -373,17 +472,22 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     /// `alpha` bounds the score from above, more than `alpha` from below.
     /// Exact where no search is needed; outside the range a search could
     /// return, the end of that range, which answers the question.
-    fn probe_inner(&mut self, p: &Position<W, H>, alpha: i32) -> Result<i32, Stopped> {
+    fn probe_inner<N: Node<Key = S::Key>>(&mut self, p: &N, alpha: i32) -> Result<i32, Stopped> {
         self.window_inner(p, alpha, alpha + 1)
     }
 
     /// One search of `p` within `alpha..beta` (`alpha < beta`),
     /// fail-soft as [`probe_inner`](Self::probe_inner) is.
-    fn window_inner(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+    fn window_inner<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
-        let (min, max) = Solver::<W, H>::score_range(p.moves_played() as i32);
+        let (min, max) = score_range(&p.layout(), p.moves_played() as i32);
         if beta <= min {
             Ok(min)
         } else if alpha >= max {
@@ -393,23 +497,34 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         }
     }
 
-    fn solve_weak_inner(&mut self, p: &Position<W, H>) -> Result<i32, Stopped> {
+    pub(crate) fn solve_weak_inner<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+    ) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score.signum());
         }
         Ok(self.search(p, -1, 1)?.signum())
     }
 
-    fn analyze_inner(&mut self, p: &Position<W, H>) -> [Option<Result<i32, Stopped>>; W] {
-        let mut scores = [None; W];
+    /// Every column's score, `None` for a full one (and all of them when
+    /// the game is over); a stop leaves the columns not settled by then
+    /// `Err(Stopped)`.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn analyze_inner<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+    ) -> PerColumn<N, Option<Result<i32, Stopped>>> {
+        let layout = p.layout();
+        let mut scores = layout.per_column(None);
         if p.is_game_over() {
             return scores;
         }
         let n = p.moves_played() as i32;
-        for (col, score) in scores.iter_mut().enumerate() {
+        for (col, score) in scores.as_mut()[..layout.width()].iter_mut().enumerate() {
             if p.can_play(col) {
                 *score = Some(if p.is_winning_move(col) {
-                    Ok(Solver::<W, H>::win_score(n))
+                    Ok(layout.win_score(n))
                 } else {
                     self.solve_inner(&p.after(col)).map(|s| -s)
                 });
@@ -418,31 +533,44 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         scores
     }
 
-    fn best_move_inner(&mut self, p: &Position<W, H>) -> Result<Option<usize>, Stopped> {
+    pub(crate) fn best_move_inner<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+    ) -> Result<Option<usize>, Stopped> {
         if p.is_game_over() {
             return Ok(None);
         }
         let score = self.solve_inner(p)?;
-        for col in Solver::<W, H>::ORDER {
+        let layout = p.layout();
+        for &col in layout.centre_first() {
             if p.can_play(col) && self.reaches(p, col, score)? {
                 return Ok(Some(col));
             }
         }
         // Some move reaches the score, so this is never reached; were it,
         // the slow way still gives an answer.
-        debug_assert!(false, "no move reaches the score\n{p:?}");
-        let mut scores = [None; W];
-        for (score, analysed) in scores.iter_mut().zip(self.analyze_inner(p)) {
+        debug_assert!(false, "no move reaches the score");
+        let mut scores = layout.per_column(None);
+        for (score, analysed) in scores
+            .as_mut()
+            .iter_mut()
+            .zip(self.analyze_inner(p).as_ref())
+        {
             *score = analysed.transpose()?;
         }
-        Ok(Solver::<W, H>::best_of(&scores))
+        Ok(best_of(&layout, scores.as_ref()))
     }
 
     /// Whether playing `col` (playable) in `p` (not over), whose score is
     /// `score`, keeps that score: whether the position it leads to scores
     /// at most the score's negation, which one null-window search of that
     /// position settles.
-    fn reaches(&mut self, p: &Position<W, H>, col: usize, score: i32) -> Result<bool, Stopped> {
+    fn reaches<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+        col: usize,
+        score: i32,
+    ) -> Result<bool, Stopped> {
         let n = p.moves_played() as i32;
         let child = p.after(col);
         Ok(if p.is_winning_move(col) {
@@ -451,19 +579,24 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         } else if child.is_game_over() {
             score <= 0
         } else if child.can_win_next() {
-            score <= -Solver::<W, H>::win_score(n + 1)
-        } else if let Some(known) = self.book.as_ref().and_then(|b| b.score(&child)) {
+            score <= -p.layout().win_score(n + 1)
+        } else if let Some(known) = self.book.as_ref().and_then(|b| child.book_score(b)) {
             -known >= score
         } else {
             self.search(&child, -score, -score + 1)? <= -score
         })
     }
 
-    fn best_moves_inner(&mut self, p: &Position<W, H>) -> Result<(i32, [bool; W]), Stopped> {
-        let mut moves = [false; W];
+    /// The score and, by column, whether each move keeps it.
+    pub(crate) fn best_moves_inner<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+    ) -> Result<(i32, PerColumn<N, bool>), Stopped> {
+        let layout = p.layout();
+        let mut moves = layout.per_column(false);
         let score = self.solve_inner(p)?;
         if !p.is_game_over() {
-            for (col, best) in moves.iter_mut().enumerate() {
+            for (col, best) in moves.as_mut()[..layout.width()].iter_mut().enumerate() {
                 *best = p.can_play(col) && self.reaches(p, col, score)?;
             }
         }
@@ -472,7 +605,12 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
 
     /// Searches `p` within `alpha..beta` (see [`Search::negamax`]), with
     /// helper threads if it is worth it.
-    fn search(&mut self, p: &Position<W, H>, alpha: i32, beta: i32) -> Result<i32, Stopped> {
+    fn search<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Stopped> {
         let before = self.searched;
         let result = self.search_unrecorded(p, alpha, beta)?;
         if self.probes.len() < MAX_PROBES {
@@ -489,7 +627,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
     /// The tables thread `thread` searches with (0 is the main search):
     /// its own near table and the shared one when the threads have their
     /// own, else the shared tables alone.
-    fn tables(&self, thread: usize) -> Tables<'_> {
+    fn tables(&self, thread: usize) -> Tables<'_, S> {
         match self.own_near.get(thread) {
             Some(near) => Tables {
                 far: &self.table,
@@ -500,7 +638,7 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
             None => Tables {
                 far: &self.table,
                 near: self.near.as_ref().unwrap_or(&self.table),
-                near_max_empty: tuning::near_max_empty(W * H),
+                near_max_empty: tuning::near_max_empty(self.cells as usize),
                 journal: self.journal.as_ref(),
             },
         }
@@ -514,25 +652,26 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         if let Some(journal) = &self.journal {
             let tables = self.tables(0);
             journal.each(|key, kept| {
-                let table = tables.for_empty(Self::CELLS - kept.moves as i32);
-                table.put(key, kept.work, kept.lower, kept.upper, kept.best);
+                if let Some(key) = S::Key::from_journal(key) {
+                    let table = tables.for_empty(self.cells as i32 - kept.moves as i32);
+                    table.put(key, kept.work, kept.lower, kept.upper, kept.best);
+                }
             });
         }
         self.journal_in_table = true;
     }
 
     /// [`search`](Self::search) without the record.
-    fn search_unrecorded(
+    fn search_unrecorded<N: Node<Key = S::Key>>(
         &mut self,
-        p: &Position<W, H>,
+        p: &N,
         alpha: i32,
         beta: i32,
     ) -> Result<i32, Stopped> {
         self.fill_from_journal();
-        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(Self::CELLS as u32)
-        {
-            let mut search = Search::<Position<W, H>, Table, STATS>::new(
-                Geometry::<W, H>,
+        if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(self.cells) {
+            let mut search = Search::<N, S, STATS>::new(
+                p.layout(),
                 self.tables(0),
                 self.searched,
                 self.stop_signals(),
@@ -542,18 +681,16 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
             self.searched = search.nodes;
             return finished.then_some(score).ok_or(Stopped);
         }
-        let tables: Vec<Tables> = (0..self.threads).map(|t| self.tables(t)).collect();
+        let tables: Vec<Tables<S>> = (0..self.threads).map(|t| self.tables(t)).collect();
         let (score, nodes) = match self.stop_signals() {
             Some(stop) => {
-                let found = parallel::search_together::<Position<W, H>, Table, STATS>(
-                    &tables, p, alpha, beta, stop,
-                );
+                let found = parallel::search_together::<N, S, STATS>(&tables, p, alpha, beta, stop);
                 // The threads stopped each other through the flag: it says
                 // again only what the user and the deadline say.
                 self.stop.settle();
                 found
             }
-            None => parallel::search_together::<Position<W, H>, Table, STATS>(
+            None => parallel::search_together::<N, S, STATS>(
                 &tables,
                 p,
                 alpha,
@@ -564,4 +701,58 @@ impl<const W: usize, const H: usize, const STATS: bool> Engine<W, H, STATS> {
         self.searched += nodes;
         score.ok_or(Stopped)
     }
+}
+
+/// One value for each column of `N`'s board.
+pub(crate) type PerColumn<N, T> = <<N as Node>::Layout as Layout>::PerColumn<T>;
+
+/// The score of a finished game from the side to move, or `None` if the
+/// game goes on.
+pub(crate) fn finished_score<N: Node>(p: &N) -> Option<i32> {
+    // The winning move was the last, played after all but one.
+    let n = p.moves_played() as i32;
+    p.ending().map(|ending| match ending {
+        Ending::Lost => -p.layout().win_score(n - 1),
+        Ending::Won => p.layout().win_score(n - 1),
+        Ending::Draw => 0,
+    })
+}
+
+/// The score of `p` when it needs neither search nor book: a finished
+/// game, or a win with the next move.
+pub(crate) fn settled_score<N: Node>(p: &N) -> Option<i32> {
+    finished_score(p).or_else(|| {
+        p.can_win_next()
+            .then(|| p.layout().win_score(p.moves_played() as i32))
+    })
+}
+
+/// The range the score of a position not [settled](settled_score) after
+/// `moves` moves lies in: the opponent wins at best with its next move,
+/// the side to move at best with the move after that.
+pub(crate) fn score_range(layout: &impl Layout, moves: i32) -> (i32, i32) {
+    (-layout.win_score(moves + 1), layout.win_score(moves + 2))
+}
+
+/// The window a strong solve of a position with `moves` moves played
+/// probes next on this board ([`tuning::next_probe`], with this board's
+/// [`tuning::sign_probe`]): one place for the direct solve, the split one
+/// and the anytime analysis.
+pub(crate) fn next_probe(layout: &impl Layout, min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+    let sign = tuning::sign_probe(layout.cells() as usize, layout.height(), moves);
+    tuning::next_probe(min, max, probes, moves, sign)
+}
+
+/// The best move among analysed scores (by column): the highest score,
+/// the centre-most among equals.
+pub(crate) fn best_of(layout: &impl Layout, scores: &[Option<i32>]) -> Option<usize> {
+    let mut best: Option<(i32, usize)> = None;
+    for &col in layout.centre_first() {
+        if let Some(s) = scores[col] {
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, col));
+            }
+        }
+    }
+    best.map(|(_, col)| col)
 }

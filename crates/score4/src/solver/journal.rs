@@ -53,6 +53,14 @@ pub enum JournalError {
         /// This solver's height.
         height: usize,
     },
+    /// The board's keys are wider than a journal's 64 bits.
+    #[error("{width}x{height}: a journal keeps boards of at most 64 bits")]
+    KeysTooWide {
+        /// This solver's width.
+        width: usize,
+        /// This solver's height.
+        height: usize,
+    },
     /// Reading or writing the file failed.
     #[error("{path}: {source}")]
     Io {

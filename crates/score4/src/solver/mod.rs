@@ -68,13 +68,13 @@ use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::mem::TableError;
-use crate::position::{Ending, Position};
+use crate::position::Position;
 use crate::score;
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
+pub(crate) use engine::Engine;
 use engine::{AnyEngine, Ask, Found};
 pub use journal::{JournalError, JournalLoaded};
 pub(crate) use node::{Node, Store};
-pub(crate) use search::{Search, Tables};
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,
@@ -222,9 +222,6 @@ impl<const W: usize, const H: usize> Default for Solver<W, H> {
 }
 
 impl<const W: usize, const H: usize> Solver<W, H> {
-    /// Columns from the centre outwards, where lines are most numerous.
-    const ORDER: [usize; W] = Geometry::<W, H>::CENTRE_FIRST;
-
     /// A solver with a table of [`default_table_mb`] mebibytes for one
     /// thread on this board: [`DEFAULT_TABLE_MB`] up to the standard
     /// board's size, [`LARGE_TABLE_MB`] beyond it.
@@ -528,54 +525,31 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.best_move_asked(p, Some(deadline))
     }
 
-    /// The score of a finished game from the side to move, or `None` if
-    /// the game goes on.
-    pub(crate) fn finished_score(p: &Position<W, H>) -> Option<i32> {
-        // The winning move was the last, played after all but one.
-        let n = p.moves_played() as i32;
-        p.ending().map(|ending| match ending {
-            Ending::Lost => -Self::win_score(n - 1),
-            Ending::Won => Self::win_score(n - 1),
-            Ending::Draw => 0,
-        })
-    }
-
     /// The score of `p` when it needs neither search nor book: a finished
     /// game, or a win with the next move.
     pub(crate) fn settled_score(p: &Position<W, H>) -> Option<i32> {
-        Self::finished_score(p).or_else(|| {
-            p.can_win_next()
-                .then(|| Self::win_score(p.moves_played() as i32))
-        })
+        engine::settled_score(p)
     }
 
     /// The range the score of a position not [`settled`](Self::settled_score)
     /// after `moves` moves lies in: the opponent wins at best with its next
     /// move, the side to move at best with the move after that.
     pub(crate) fn score_range(moves: i32) -> (i32, i32) {
-        (-Self::win_score(moves + 1), Self::win_score(moves + 2))
+        engine::score_range(&Geometry::<W, H>, moves)
     }
 
     /// The window a strong solve of a position with `moves` moves played
     /// probes next on this board ([`tuning::next_probe`], with this board's
     /// [`tuning::sign_probe`]): one place for the direct solve and the
     /// split one.
-    pub(crate) const fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
-        tuning::next_probe(min, max, probes, moves, tuning::sign_probe(W * H, H, moves))
+    pub(crate) fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
+        engine::next_probe(&Geometry::<W, H>, min, max, probes, moves)
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
     /// returns them): the highest score, the centre-most among equals.
     pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {
-        let mut best: Option<(i32, usize)> = None;
-        for &col in &Self::ORDER {
-            if let Some(s) = scores[col] {
-                if best.is_none_or(|(b, _)| s > b) {
-                    best = Some((s, col));
-                }
-            }
-        }
-        best.map(|(_, col)| col)
+        engine::best_of(&Geometry::<W, H>, scores)
     }
 
     /// Every best move (a column that keeps the position's score), with
@@ -763,13 +737,6 @@ mod tests {
     }
 
     #[test]
-    fn centre_first_order() {
-        assert_eq!(Solver::<7, 6>::ORDER, [3, 2, 4, 1, 5, 0, 6]);
-        assert_eq!(Solver::<4, 4>::ORDER, [2, 1, 3, 0]);
-        assert_eq!(Solver::<1, 4>::ORDER, [0]);
-    }
-
-    #[test]
     fn immediate_wins_and_losses() {
         let mut s = Solver::<7, 6>::with_table_mb(8);
         // The side to move wins with its 4th disc: 22 - 4.
@@ -827,7 +794,9 @@ mod tests {
             assert_eq!(Some(score), best, "{p:?}");
             let expected = scores.map(|m| m == best);
             assert_eq!(moves, expected, "{p:?}");
-            let first = Solver::<7, 6>::ORDER.into_iter().find(|&c| moves[c]);
+            let first = Geometry::<7, 6>::CENTRE_FIRST
+                .into_iter()
+                .find(|&c| moves[c]);
             assert_eq!(s.best_move(&p), first, "{p:?}");
         }
         let won = Position::<7, 6>::parse("1212121").unwrap();

@@ -13,8 +13,10 @@ use std::fmt::Debug;
 
 use super::table::{Bounds, Table};
 use crate::bitboard::{Bitboard, Geometry};
-use crate::layout::{Discs, Layout};
-use crate::position::Position;
+use crate::book::Book;
+use crate::layout::{CellSet, Discs, Layout};
+use crate::mem::TableError;
+use crate::position::{Ending, Position};
 
 /// A position's table key.
 pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
@@ -25,6 +27,8 @@ pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
     /// The key as the journal keeps it, if the journal can (its keys are
     /// 64 bits).
     fn in_journal(self) -> Option<u64>;
+    /// The key of a journal's line, if keys of this kind are journalled.
+    fn from_journal(key: u64) -> Option<Self>;
 }
 
 impl Key for u64 {
@@ -37,6 +41,10 @@ impl Key for u64 {
     fn in_journal(self) -> Option<u64> {
         Some(self)
     }
+
+    fn from_journal(key: u64) -> Option<Self> {
+        Some(key)
+    }
 }
 
 impl Key for u128 {
@@ -47,6 +55,10 @@ impl Key for u128 {
 
     #[inline(always)]
     fn in_journal(self) -> Option<u64> {
+        None
+    }
+
+    fn from_journal(_: u64) -> Option<Self> {
         None
     }
 }
@@ -76,6 +88,38 @@ pub(crate) trait Node: Copy + Send + Sync {
     fn canonical_key(&self) -> Self::Key;
     fn can_win_next(&self) -> bool;
     fn is_game_over(&self) -> bool;
+
+    // What the engine around the search asks besides, once a call: not
+    // on the search's path.
+
+    /// How the game ended, if it did.
+    fn ending(&self) -> Option<Ending>;
+    /// The position's exact score in `book`, if the book holds it.
+    fn book_score(&self, book: &Book) -> Option<i32>;
+
+    /// Whether column `col` has room.
+    fn can_play(&self, col: usize) -> bool {
+        let layout = self.layout();
+        col < layout.width() && self.landing(col).any()
+    }
+
+    /// The position after a disc in the open column `col`.
+    fn after(&self, col: usize) -> Self {
+        let mut next = *self;
+        next.play_cell(self.landing(col));
+        next
+    }
+
+    /// Whether a disc in column `col` makes four for the side to move.
+    fn is_winning_move(&self, col: usize) -> bool {
+        (self.winning_cells() & self.landing(col)).any()
+    }
+
+    /// The cell a disc in column `col` would land in (none if full).
+    fn landing(&self, col: usize) -> Cells<Self> {
+        let layout = self.layout();
+        layout.playable(self.discs().mask) & layout.column(col)
+    }
 }
 
 /// The set of cells of a node's layout.
@@ -92,6 +136,23 @@ pub(crate) trait Store: Sync {
     /// `best` its best or refuting move, found by searching `work`
     /// positions.
     fn put(&self, key: Self::Key, work: u64, lower: i32, upper: i32, best: Option<usize>);
+
+    // What the engine asks of the tables it keeps.
+
+    /// A table of about `mb` mebibytes for keys of `key_bits` bits.
+    fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError>
+    where
+        Self: Sized;
+    /// The smallest table, in MiB, for keys of `key_bits` bits.
+    fn min_mb(key_bits: u32) -> usize
+    where
+        Self: Sized;
+    /// Has the system supply all of the table's memory now.
+    fn touch(&mut self);
+    /// Forgets every entry.
+    fn clear(&mut self);
+    /// The memory the table takes.
+    fn bytes(&self) -> usize;
 }
 
 impl<const W: usize, const H: usize> Node for Position<W, H> {
@@ -150,6 +211,26 @@ impl<const W: usize, const H: usize> Node for Position<W, H> {
     fn is_game_over(&self) -> bool {
         Position::is_game_over(self)
     }
+
+    fn ending(&self) -> Option<Ending> {
+        Position::ending(self)
+    }
+
+    fn book_score(&self, book: &Book) -> Option<i32> {
+        book.score(self)
+    }
+
+    fn can_play(&self, col: usize) -> bool {
+        Position::can_play(self, col)
+    }
+
+    fn after(&self, col: usize) -> Self {
+        Position::after(self, col)
+    }
+
+    fn is_winning_move(&self, col: usize) -> bool {
+        Position::is_winning_move(self, col)
+    }
 }
 
 impl Store for Table {
@@ -168,5 +249,25 @@ impl Store for Table {
     #[inline(always)]
     fn put(&self, key: u64, work: u64, lower: i32, upper: i32, best: Option<usize>) {
         Table::put(self, key, work, lower, upper, best)
+    }
+
+    fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError> {
+        Table::try_with_mb(mb, key_bits)
+    }
+
+    fn min_mb(key_bits: u32) -> usize {
+        Table::min_mb(key_bits)
+    }
+
+    fn touch(&mut self) {
+        Table::touch(self)
+    }
+
+    fn clear(&mut self) {
+        Table::clear(self)
+    }
+
+    fn bytes(&self) -> usize {
+        Table::bytes(self)
     }
 }

@@ -57,16 +57,6 @@ impl<S> Clone for Tables<'_, S> {
 impl<S> Copy for Tables<'_, S> {}
 
 impl<'t, S> Tables<'t, S> {
-    /// One table for every position, and no journal.
-    pub(crate) fn single(table: &'t S) -> Self {
-        Tables {
-            far: table,
-            near: table,
-            near_max_empty: -1,
-            journal: None,
-        }
-    }
-
     /// The table for positions with `empty` empty cells.
     #[inline(always)]
     pub(super) fn for_empty(&self, empty: i32) -> &'t S {
@@ -198,11 +188,6 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
             keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
             layout,
         }
-    }
-
-    /// A search nothing stops, counting positions from zero.
-    pub(crate) fn unstoppable(layout: N::Layout, tables: Tables<'t, S>) -> Self {
-        Self::new(layout, tables, 0, None)
     }
 
     /// Cells of the board.

@@ -190,15 +190,7 @@ impl Table {
     /// on the first probe that lands in each, so that timings taken later
     /// do not include it. Stored bounds are unchanged.
     pub fn touch(&mut self) {
-        // One entry per 4 KiB page. It must be a write: reads of untouched
-        // pages all map one shared zero page. A volatile write, because an
-        // atomic add of zero, or a store of the value just read, may be
-        // compiled to a plain read or to nothing.
-        for entry in self.entries.iter_mut().step_by(4096 / 8) {
-            let value = *entry.get_mut();
-            // SAFETY: `entry` is a valid, exclusive `u64` (`&mut self`).
-            unsafe { std::ptr::write_volatile(entry.get_mut(), value) };
-        }
+        crate::mem::touch(&mut self.entries);
     }
 
     /// Forgets everything, in constant time while generations last.

@@ -1,17 +1,22 @@
-//! The solver of boards up to 128 bits: the compiled sizes' search (see
-//! [`solver`](crate::solver)) over the [table](super::table) of 128-bit
-//! keys, the score found by null windows.
+//! The solver of boards up to 128 bits: the compiled sizes' engine and
+//! search (see [`solver`](crate::solver)) over the [table](super::table)
+//! of 128-bit keys, each position beside its [`Shape`].
+
+use std::time::Instant;
 
 use super::position::Position;
 use super::shape::Shape;
 use super::table::Table;
+use crate::book::Book;
 use crate::error::SolveError;
 use crate::layout::Discs;
 use crate::mem::TableError;
-use crate::score;
-use crate::solver::{tuning, Node, Search, Tables};
+use crate::position::Ending;
+use crate::solver::{Engine, Node, Probe, StopHandle, Stopped};
 
-/// A solver of one board size, chosen at run time.
+/// A solver of one board size, chosen at run time: the compiled sizes'
+/// [`Solver`](crate::Solver), with threads, stops and deadlines, but no
+/// book and no journal.
 ///
 /// ```
 /// use score4::wide::{Position, Shape, Solver};
@@ -23,18 +28,17 @@ use crate::solver::{tuning, Node, Search, Tables};
 /// ```
 pub struct Solver {
     shape: Shape,
-    table: Table,
-    /// Positions searched since the last [`reset_nodes`](Self::reset_nodes).
-    nodes: u64,
+    engine: Engine<Table, false>,
 }
 
 impl Solver {
-    /// A solver for `shape` with a table of about `mb` mebibytes.
+    /// A solver for `shape` with a table of about `mb` mebibytes (and,
+    /// from 64 MiB, a table of the positions near the end, as the compiled
+    /// sizes have).
     pub fn new(shape: Shape, mb: usize) -> Result<Solver, TableError> {
         Ok(Solver {
             shape,
-            table: Table::with_mb(mb, shape.layout_bits())?,
-            nodes: 0,
+            engine: Engine::try_with_table_mb(&shape, mb)?,
         })
     }
 
@@ -43,108 +47,127 @@ impl Solver {
         &self.shape
     }
 
+    /// Searches positions in the first half of the game with `threads`
+    /// threads, as [`Solver::set_threads`](crate::Solver::set_threads) does.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
+    }
+
     /// Positions searched since the solver was made or last reset.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.engine.nodes()
     }
 
-    /// Counts positions from zero again.
+    /// Counts positions from zero again, and forgets the recorded probes.
     pub fn reset_nodes(&mut self) {
-        self.nodes = 0;
+        self.engine.reset_nodes();
     }
 
-    /// The memory of the table.
+    /// The searches made since the last [`reset_nodes`](Self::reset_nodes),
+    /// as [`Solver::probes`](crate::Solver::probes) gives them.
+    pub fn probes(&self) -> &[Probe] {
+        self.engine.probes()
+    }
+
+    /// The memory of the tables.
     pub fn table_bytes(&self) -> usize {
-        self.table.bytes()
+        self.engine.table_bytes()
     }
 
-    /// Forgets what the table holds.
+    /// Has the system supply all of the tables' memory now.
+    pub fn touch_table(&mut self) {
+        self.engine.touch_table();
+    }
+
+    /// Forgets what the tables hold.
     pub fn clear_table(&mut self) {
-        self.table.clear();
+        self.engine.clear_table();
     }
 
-    fn cells(&self) -> usize {
-        self.shape.cells()
+    /// A handle that stops this solver's `*_until` searches from another
+    /// thread.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.engine.stop_handle()
     }
 
     /// The exact score of `p` for the side to move, in the crate's
     /// [convention](crate::score).
     pub fn solve(&mut self, p: &Position) -> Result<i32, SolveError> {
-        p.check_in_play(&self.shape)?;
-        let (cells, n) = (self.cells(), p.moves_played());
-        if p.can_win_next(&self.shape) {
-            return Ok(score::win(cells, n));
-        }
-        // A loss to the opponent's next disc, at worst; a win with our
-        // disc after next, at best.
-        let (mut lower, mut upper) = (-score::win(cells, n + 1), score::win(cells, n + 2));
-        let mut probes = 0;
-        while lower < upper {
-            // The compiled sizes' order of null windows.
-            let sign = tuning::sign_probe(cells, self.shape.height(), n as i32);
-            let probe = tuning::next_probe(lower, upper, probes, n as i32, sign);
-            probes += 1;
-            let found = self.negamax(p, probe, probe + 1);
-            if found <= probe {
-                upper = found;
-            } else {
-                lower = found;
-            }
-        }
-        Ok(lower)
+        Ok(self
+            .run(p, None, |engine, p| engine.solve_inner(p))?
+            .unwrap_or_else(never))
+    }
+
+    /// [`solve`](Self::solve), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_until(
+        &mut self,
+        p: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Result<i32, Stopped>, SolveError> {
+        self.run(p, Some(deadline), |engine, p| engine.solve_inner(p))
     }
 
     /// Who wins `p` with best play: 1 for the side to move, 0 a draw, -1
     /// the opponent; one search of the window `-1..1`.
     pub fn solve_weak(&mut self, p: &Position) -> Result<i32, SolveError> {
-        p.check_in_play(&self.shape)?;
-        if p.can_win_next(&self.shape) {
-            return Ok(1);
-        }
-        Ok(self.negamax(p, -1, 1).signum())
+        Ok(self
+            .run(p, None, |engine, p| engine.solve_weak_inner(p))?
+            .unwrap_or_else(never))
     }
 
     /// The score of every move of `p` (the negated score of the position
     /// after it), `None` for a full column; a move that wins at once
     /// scores the win.
     pub fn analyze(&mut self, p: &Position) -> Result<Vec<Option<i32>>, SolveError> {
-        p.check_in_play(&self.shape)?;
-        let shape = self.shape;
-        let mut scores = vec![None; shape.width()];
-        for (col, slot) in scores.iter_mut().enumerate() {
-            if !p.can_play(&shape, col) {
-                continue;
-            }
-            *slot = Some(if p.is_winning_move(&shape, col) {
-                score::win(shape.cells(), p.moves_played())
-            } else {
-                let child = p.after(&shape, col);
-                if child.is_full(&shape) {
-                    0
-                } else {
-                    -self.solve(&child)?
-                }
-            });
-        }
-        Ok(scores)
+        let scores = self
+            .run(p, None, |engine, p| Ok(engine.analyze_inner(p)))?
+            .unwrap_or_else(never);
+        Ok(scores[..self.shape.width()]
+            .iter()
+            .map(|score| score.map(|s| s.unwrap_or_else(never)))
+            .collect())
     }
 
-    /// The score of `p`, a position in play where the side to move cannot
-    /// win at once, if it lies strictly between `alpha` and `beta`;
-    /// otherwise a bound on the same side of the window as the score:
-    /// at most `alpha` when the score is, at least `beta` when it is. The
-    /// search of the compiled sizes, reading the masks from the shape.
-    fn negamax(&mut self, p: &Position, alpha: i32, beta: i32) -> i32 {
-        let tables = Tables::single(&self.table);
+    /// The score of `p` and, by column, whether its move keeps that score
+    /// (one null-window search a move).
+    pub fn best_moves(&mut self, p: &Position) -> Result<(i32, Vec<bool>), SolveError> {
+        let (score, moves) = self
+            .run(p, None, |engine, p| engine.best_moves_inner(p))?
+            .unwrap_or_else(never);
+        Ok((score, moves[..self.shape.width()].to_vec()))
+    }
+
+    /// A best move (0-based column): the fastest win, else a draw, else
+    /// the slowest loss; among equals, the one nearest the centre.
+    pub fn best_move(&mut self, p: &Position) -> Result<usize, SolveError> {
+        let best = self
+            .run(p, None, |engine, p| engine.best_move_inner(p))?
+            .unwrap_or_else(never);
+        // A position in play has a move.
+        Ok(best.unwrap_or_else(|| unreachable!("a position in play has a move")))
+    }
+
+    /// Runs `ask` on `p` in play, stoppable (by the handle or at the
+    /// deadline) when `until` is given.
+    fn run<T>(
+        &mut self,
+        p: &Position,
+        until: Option<Option<Instant>>,
+        ask: impl FnOnce(&mut Engine<Table, false>, &Placed<'_>) -> Result<T, Stopped>,
+    ) -> Result<Result<T, Stopped>, SolveError> {
+        p.check_in_play(&self.shape)?;
         let placed = Placed {
             shape: &self.shape,
             p: *p,
         };
-        let mut search = Search::<Placed, Table, false>::unstoppable(&self.shape, tables);
-        let found = search.negamax(&placed, alpha, beta);
-        self.nodes += search.nodes;
-        found
+        Ok(self.engine.run(until, |engine| ask(engine, &placed)))
     }
+}
+
+/// The answer of a search nothing could stop.
+fn never<T>(_: Stopped) -> T {
+    unreachable!("only a search given a deadline is stopped")
 }
 
 /// A position beside its shape: what the search needs of a position.
@@ -216,5 +239,14 @@ impl<'s> Node for Placed<'s> {
 
     fn is_game_over(&self) -> bool {
         self.p.ending(self.shape).is_some()
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.p.ending(self.shape)
+    }
+
+    /// No book holds boards past 64 bits yet.
+    fn book_score(&self, _: &Book) -> Option<i32> {
+        None
     }
 }

@@ -177,6 +177,27 @@ impl crate::solver::Store for Table {
     fn put(&self, key: u128, _work: u64, lower: i32, upper: i32, best: Option<usize>) {
         Table::put(self, key, Bounds { lower, upper, best })
     }
+
+    fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError> {
+        Table::with_mb(mb, key_bits)
+    }
+
+    fn min_mb(key_bits: u32) -> usize {
+        let bytes = (2 * std::mem::size_of::<AtomicU64>() as u64) << Self::min_index_bits(key_bits);
+        bytes.div_ceil(1 << 20) as usize
+    }
+
+    fn touch(&mut self) {
+        crate::mem::touch(&mut self.entries);
+    }
+
+    fn clear(&mut self) {
+        Table::clear(self)
+    }
+
+    fn bytes(&self) -> usize {
+        Table::bytes(self)
+    }
 }
 
 #[cfg(test)]
