@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use score4::book::build::{self, BuildError, Options, Progress};
-use score4::book::{check, Book, CheckError, FileError, Kind};
+use score4::book::{check, Book, BookError, CheckError, FileError, Kind};
 use score4::{BoardSize, Solver};
 
 use crate::output::{self, Output, FAILED, OK, PARTLY};
@@ -274,11 +274,6 @@ pub struct BookArg {
 }
 
 impl BookArg {
-    /// Whether a book file is named.
-    pub fn named(&self) -> bool {
-        self.book.is_some()
-    }
-
     /// Gives `solver` the book asked for; an error is one line starting
     /// `book:`, like every other command's error about a book.
     pub fn apply<const W: usize, const H: usize>(
@@ -287,13 +282,33 @@ impl BookArg {
     ) -> Result<(), String> {
         if self.no_book {
             solver.drop_book();
-        } else if let Some(path) = &self.book {
-            let book = Book::load_whole(path, BoardSize::of::<W, H>())
-                .map_err(|e: FileError| format!("book: {e}"))?;
-            solver
-                .use_book(Arc::new(book))
-                .map_err(|e| format!("book: {e}"))?;
+        } else if let Some(book) = self.load(BoardSize::of::<W, H>())? {
+            solver.use_book(book).map_err(|e| format!("book: {e}"))?;
         }
         Ok(())
+    }
+
+    /// [`apply`](Self::apply) to a solver of any size.
+    pub fn apply_any(&self, solver: &mut score4::wide::Solver) -> Result<(), String> {
+        if self.no_book {
+            solver.drop_book();
+        } else if self.book.is_some() {
+            let shape = *solver.shape();
+            let size = BoardSize::new(shape.width(), shape.height())
+                .map_err(|_| format!("book: {}", BookError::BoardTooLarge(shape.to_string())))?;
+            if let Some(book) = self.load(size)? {
+                solver.use_book(book).map_err(|e| format!("book: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The book file named, read whole, if one is.
+    fn load(&self, size: BoardSize) -> Result<Option<Arc<Book>>, String> {
+        let Some(path) = &self.book else {
+            return Ok(None);
+        };
+        let book = Book::load_whole(path, size).map_err(|e: FileError| format!("book: {e}"))?;
+        Ok(Some(Arc::new(book)))
     }
 }

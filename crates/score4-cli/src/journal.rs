@@ -1,8 +1,8 @@
 //! `--journal`: the option of every command that can run long searches.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use score4::solver::JOURNAL_MIN_WORK;
+use score4::solver::{JournalError, JournalLoaded, JOURNAL_MIN_WORK};
 use score4::Solver;
 
 use crate::output;
@@ -27,22 +27,28 @@ pub struct JournalArg {
 }
 
 impl JournalArg {
-    /// Whether a journal is named.
-    pub fn named(&self) -> bool {
-        self.journal.is_some()
-    }
-
     /// Opens the journal for `solver`, saying on stderr what it held.
     pub fn apply<const W: usize, const H: usize>(
         &self,
         solver: &mut Solver<W, H>,
     ) -> Result<(), String> {
+        self.open(|path, min_work| solver.keep_journal(path, min_work))
+    }
+
+    /// [`apply`](Self::apply) to a solver of any size.
+    pub fn apply_any(&self, solver: &mut score4::wide::Solver) -> Result<(), String> {
+        self.open(|path, min_work| solver.keep_journal(path, min_work))
+    }
+
+    /// Opens the journal named, if one is, with `keep`.
+    fn open(
+        &self,
+        keep: impl FnOnce(&Path, u64) -> Result<JournalLoaded, JournalError>,
+    ) -> Result<(), String> {
         let Some(path) = &self.journal else {
             return Ok(());
         };
-        let loaded = solver
-            .keep_journal(path, self.journal_min_work)
-            .map_err(|e| format!("--journal {e}"))?;
+        let loaded = keep(path, self.journal_min_work).map_err(|e| format!("--journal {e}"))?;
         if loaded.bounds > 0 || loaded.damaged > 0 {
             output::note(format_args!(
                 "journal: {}: {} bounds of {} positions read, {} damaged lines skipped",

@@ -6,8 +6,8 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
-use score4::solver::{Analysis, Goal, Question, Reply, ScoreRange, Verdict};
-use score4::{default_table_mb, wide, with_board_size, Position, Probe, SolveError, Solver};
+use score4::solver::{Goal, Question, ScoreRange, Verdict};
+use score4::{default_table_mb, wide, Probe, SolveError};
 
 use crate::output::{self, Output, Stop, FAILED, OK, PARTLY, UNSETTLED};
 
@@ -111,17 +111,17 @@ pub struct Args {
 /// Solves every position asked for, one output line per input line, and
 /// returns the exit status.
 pub fn run(args: Args) -> u8 {
-    match args.board.compiled() {
-        Some(size) if !args.size_as_data => with_board_size!(size, run_on(args)),
-        _ => run_wide(args),
-    }
-}
-
-/// [`run`] on the `W` x `H` board.
-fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
+    let shape = args.board.shape();
     let threads = usize::from(args.threads);
-    let table_mb = args.table_mb.unwrap_or(default_table_mb(threads, W * H));
-    let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
+    let table_mb = args
+        .table_mb
+        .unwrap_or(default_table_mb(threads, shape.cells()));
+    let made = if args.size_as_data {
+        wide::Solver::as_data(shape, table_mb)
+    } else {
+        wide::Solver::new(shape, table_mb)
+    };
+    let mut solver = match made {
         Ok(solver) => solver,
         Err(e) => {
             output::error(format_args!("--table-mb {table_mb}: {e}"));
@@ -129,18 +129,18 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         }
     };
     solver.set_threads(threads);
-    if let Err(message) = args.book.apply(&mut solver) {
+    if let Err(message) = args.book.apply_any(&mut solver) {
         output::error(message);
         return FAILED;
     }
-    if let Err(message) = args.journal.apply(&mut solver) {
+    if let Err(message) = args.journal.apply_any(&mut solver) {
         output::error(message);
         return FAILED;
     }
     let (mut status, written) = answer_all(&args, |moves| solve_moves(&mut solver, &args, moves));
-    if let Some(message) = crate::journal::failure(&solver) {
+    if let Some(e) = solver.journal_error() {
         // Every answer is right; only the journal stopped keeping them.
-        output::error(message);
+        output::error(format_args!("--journal {e}"));
         status = FAILED;
     }
     match written {
@@ -216,97 +216,6 @@ fn answer_all(
     (status, written)
 }
 
-/// [`run`] on a board past the compiled sizes, whose size is data
-/// ([`score4::wide`]): one thread, no book, no journal, no timeout yet.
-fn run_wide(args: Args) -> u8 {
-    let shape = args.board.shape();
-    let unsupported = [
-        (args.threads > 1, "--threads"),
-        (args.timeout.is_some(), "--timeout"),
-        (args.probes, "--probes"),
-        (args.book.named(), "--book"),
-        (args.journal.named(), "--journal"),
-    ];
-    if let Some((_, option)) = unsupported.iter().find(|(asked, _)| *asked) {
-        output::error(format_args!(
-            "{option} works on boards up to 64 bits and nine columns so far, not on {shape}"
-        ));
-        return FAILED;
-    }
-    let table_mb = args.table_mb.unwrap_or(default_table_mb(1, shape.cells()));
-    let mut solver = match wide::Solver::new(shape, table_mb) {
-        Ok(solver) => solver,
-        Err(e) => {
-            output::error(format_args!("--table-mb {table_mb}: {e}"));
-            return FAILED;
-        }
-    };
-    let (status, written) = answer_all(&args, |moves| solve_wide(&mut solver, &args, moves));
-    match written {
-        Ok(()) => status,
-        Err(stop) => stop.status(status),
-    }
-}
-
-/// The output line for one position of a board whose size is data.
-fn solve_wide(
-    solver: &mut wide::Solver,
-    args: &Args,
-    moves: &str,
-) -> Result<(String, bool), String> {
-    let shape = *solver.shape();
-    let p = wide::Position::parse(&shape, &in_notation(args, moves)?).map_err(|e| e.to_string())?;
-    p.check_in_play(&shape).map_err(|e| e.to_string())?;
-    if args.fresh_table {
-        solver.clear_table();
-    }
-    solver.reset_nodes();
-    let start = Instant::now();
-    let mut text = match question(args) {
-        Question::Score => format!("{moves} {}", solver.solve(&p).map_err(|e| e.to_string())?),
-        Question::Sign => format!(
-            "{moves} {}",
-            solver.solve_weak(&p).map_err(|e| e.to_string())?
-        ),
-        Question::Moves => {
-            let scores = solver.analyze(&p).map_err(|e| e.to_string())?;
-            let mut text = moves.to_string();
-            for score in scores {
-                match score {
-                    Some(s) => write!(text, " {s}"),
-                    None => write!(text, " -"),
-                }
-                .map_err(|e| e.to_string())?;
-            }
-            text
-        }
-        Question::Best => {
-            let scores = solver.analyze(&p).map_err(|e| e.to_string())?;
-            let score = scores
-                .iter()
-                .flatten()
-                .max()
-                .copied()
-                .ok_or("no move to play")?;
-            let best: Vec<bool> = scores.iter().map(|s| *s == Some(score)).collect();
-            if args.explain {
-                explain(shape.cells(), p.moves_played(), moves, score, &best)?
-            } else {
-                let mut text = moves.to_string();
-                for column in best_columns(&best) {
-                    write!(text, " {}", column_name(column)).map_err(|e| e.to_string())?;
-                }
-                text
-            }
-        }
-    };
-    if args.stats {
-        let micros = start.elapsed().as_micros();
-        write!(text, " {} {micros}", solver.nodes()).map_err(|e| e.to_string())?;
-    }
-    Ok((text, true))
-}
-
 /// The position `moves` as `--base` reads it, in the notation.
 fn in_notation<'a>(args: &Args, moves: &'a str) -> Result<std::borrow::Cow<'a, str>, String> {
     if args.base == 0 {
@@ -364,30 +273,52 @@ fn question(args: &Args) -> Question {
 
 /// The output line for one position and whether it is settled (not
 /// only bounded, under `--timeout`), or why it cannot be solved.
-fn solve_moves<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
+fn solve_moves(
+    solver: &mut wide::Solver,
     args: &Args,
     moves: &str,
 ) -> Result<(String, bool), String> {
-    let p = Position::<W, H>::parse(&in_notation(args, moves)?).map_err(|e| e.to_string())?;
-    SolveError::check(&p).map_err(|e| e.to_string())?;
+    let shape = *solver.shape();
+    let p = wide::Position::parse(&shape, &in_notation(args, moves)?).map_err(|e| e.to_string())?;
+    p.check_in_play(&shape).map_err(|e| e.to_string())?;
     if args.fresh_table {
         solver.clear_table();
     }
     solver.reset_nodes();
     let start = Instant::now();
+    let failed = |e: SolveError| e.to_string();
     let (mut text, settled) = match args.timeout {
         Some(timeout) => {
             let (fields, settled) = bounded(solver, &p, args, start + timeout);
             (format!("{moves}{fields}"), settled)
         }
         None => {
-            let reply = solver.answer(&p, question(args));
-            let text = match reply {
-                Reply::Best { score, moves: best } if args.explain => {
-                    explain(W * H, p.moves_played(), moves, score, &best)?
+            let text = match question(args) {
+                Question::Score => format!("{moves} {}", solver.solve(&p).map_err(failed)?),
+                Question::Sign => format!("{moves} {}", solver.solve_weak(&p).map_err(failed)?),
+                Question::Moves => {
+                    let mut text = moves.to_string();
+                    for score in solver.analyze(&p).map_err(failed)? {
+                        match score {
+                            Some(s) => write!(text, " {s}"),
+                            None => write!(text, " -"),
+                        }
+                        .map_err(|e| e.to_string())?;
+                    }
+                    text
                 }
-                _ => format!("{moves}{}", Columns(&reply)),
+                Question::Best => {
+                    let (score, best) = solver.best_moves(&p).map_err(failed)?;
+                    if args.explain {
+                        explain(shape.cells(), p.moves_played(), moves, score, &best)?
+                    } else {
+                        let mut text = moves.to_string();
+                        for column in best_columns(&best) {
+                            write!(text, " {}", column_name(column)).map_err(|e| e.to_string())?;
+                        }
+                        text
+                    }
+                }
             };
             (text, true)
         }
@@ -415,14 +346,14 @@ fn solve_moves<const W: usize, const H: usize>(
 /// it by `deadline`. It stops as soon as the answer is settled: the
 /// position's score (or its sign) needs only the best column's exact
 /// score and the others' bounds under it.
-fn bounded<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
+fn bounded(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
     args: &Args,
     deadline: Instant,
 ) -> (String, bool) {
     let of_position = |r: ScoreRange| if args.weak { sign_range(r) } else { r };
-    let settled = |a: &Analysis<W>| {
+    let settled = |a: &wide::Analysis| {
         if args.analyze {
             a.done
         } else {
@@ -431,7 +362,8 @@ fn bounded<const W: usize, const H: usize>(
     };
     if !args.analyze {
         // A position of the book needs no search, as without --timeout.
-        if let Some(score) = solver.book().and_then(|book| book.score(p)) {
+        let shape = *solver.shape();
+        if let Some(score) = solver.book().and_then(|book| book.score_as_data(&shape, p)) {
             let r = of_position(ScoreRange {
                 lower: score,
                 upper: score,
@@ -477,23 +409,6 @@ impl fmt::Display for Range {
         match self.0.exact() {
             Some(score) => write!(f, "{score}"),
             None => write!(f, "{}..{}", self.0.lower, self.0.upper),
-        }
-    }
-}
-
-/// A reply as the fields after the position: ` SCORE`, the score of
-/// every move (`-` for a full column), or the best columns from 1.
-struct Columns<'a, const W: usize>(&'a Reply<W>);
-
-impl<const W: usize> fmt::Display for Columns<'_, W> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            Reply::Score(s) | Reply::Sign(s) => write!(f, " {s}"),
-            Reply::Moves(scores) => scores.iter().try_for_each(|score| match score {
-                Some(s) => write!(f, " {s}"),
-                None => f.write_str(" -"),
-            }),
-            Reply::Best { moves, .. } => best_columns(moves).try_for_each(|c| write!(f, " {c}")),
         }
     }
 }

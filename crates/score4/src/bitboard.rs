@@ -356,15 +356,20 @@ pub const fn centre_first<const W: usize>() -> [usize; W] {
     let mut order = [0; W];
     let mut i = 0;
     while i < W {
-        // W/2, then alternately one left and one right of it.
-        order[i] = if i % 2 == 1 {
-            W / 2 - i.div_ceil(2)
-        } else {
-            W / 2 + i / 2
-        };
+        order[i] = centre_first_column(W, i);
         i += 1;
     }
     order
+}
+
+/// The `i`-th column of a board `width` wide, centre first: `width / 2`,
+/// then alternately one left and one right of it.
+pub const fn centre_first_column(width: usize, i: usize) -> usize {
+    if i % 2 == 1 {
+        width / 2 - i.div_ceil(2)
+    } else {
+        width / 2 + i / 2
+    }
 }
 
 #[cfg(test)]

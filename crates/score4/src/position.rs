@@ -57,9 +57,9 @@ impl<const W: usize, const H: usize> Position<W, H> {
 
     /// The position as plain parts, to cross the solver's boundary between
     /// sizes (see `solver::engine`): the side to move's discs, every disc,
-    /// and the moves played.
-    pub(crate) fn to_parts(self) -> (Bitboard, Bitboard, u32) {
-        (self.current, self.mask, self.moves)
+    /// and the moves played, in the layout of every size.
+    pub(crate) fn to_parts(self) -> crate::solver::Parts {
+        (self.current.0.into(), self.mask.0.into(), self.moves)
     }
 
     /// The position as the search's layout-generic code takes it.
@@ -72,11 +72,12 @@ impl<const W: usize, const H: usize> Position<W, H> {
         }
     }
 
-    /// The position [`to_parts`](Self::to_parts) gave, on the same board.
-    pub(crate) fn from_parts((current, mask, moves): (Bitboard, Bitboard, u32)) -> Self {
+    /// The position [`to_parts`](Self::to_parts) gave, on the same board
+    /// (whose cells all lie in the low 64 bits).
+    pub(crate) fn from_parts((current, mask, moves): crate::solver::Parts) -> Self {
         Position {
-            current,
-            mask,
+            current: Bitboard(current as u64),
+            mask: Bitboard(mask as u64),
             moves,
         }
     }

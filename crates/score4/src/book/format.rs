@@ -89,6 +89,9 @@ pub enum BookError {
     /// Keys out of order, or a score no position can have.
     #[error("corrupt book: record {0} is out of order or out of range")]
     Record(usize),
+    /// A board past 64 bits or nine columns, which no book holds yet.
+    #[error("books hold boards up to 64 bits and nine columns so far, not {0}")]
+    BoardTooLarge(String),
     /// A book for another board than the one asked for.
     #[error("book is for {found}, not {wanted}")]
     WrongBoard {

@@ -115,6 +115,20 @@ impl Book {
         self.get(p.canonical_key())
     }
 
+    /// [`score`](Self::score) of a position whose board is given as data.
+    pub fn score_as_data(
+        &self,
+        shape: &crate::wide::Shape,
+        p: &crate::wide::Position,
+    ) -> Option<i32> {
+        let fits = (self.size.width(), self.size.height()) == (shape.width(), shape.height());
+        if !fits || p.moves_played() > self.depth {
+            return None;
+        }
+        // The same key as the compiled position's: the same layout.
+        self.get(u64::try_from(p.canonical_key(shape)).ok()?)
+    }
+
     /// The score stored for a canonical key.
     pub fn get(&self, key: u64) -> Option<i32> {
         let n = self.len();

@@ -39,9 +39,11 @@
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::engine::{Ask, Found};
+use super::engine::{self, Ask, Engine, Found, PerColumn};
+use super::node::{Node, Store};
 use super::{tuning, Solver, StopHandle, Stopped};
 use crate::bitboard::centre_first;
+use crate::layout::Layout;
 use crate::position::Position;
 
 /// Inclusive bounds on a score, in the [`score`](crate::score)
@@ -125,35 +127,126 @@ impl<const W: usize> Analysis<W> {
     /// win first, the soonest proven win first among those), the
     /// centre-most among equals; `None` once the game is over.
     pub fn best(&self) -> Option<BestSoFar> {
-        let order = centre_first::<W>();
-        let (rank, column, range) = order
-            .iter()
-            .enumerate()
-            .filter_map(|(rank, &c)| self.columns[c].map(|r| (rank, c, r)))
-            .max_by_key(|&(rank, _, r)| (r.lower, std::cmp::Reverse(rank)))?;
-        // Proven when no other column can score more, and none nearer the
-        // centre (which the tie-break would prefer) as much.
-        let proven = order.iter().enumerate().all(|(other_rank, &c)| {
-            c == column
-                || self.columns[c].is_none_or(|o| {
-                    o.upper < range.lower || (other_rank > rank && o.upper == range.lower)
-                })
-        });
-        Some(BestSoFar { column, proven })
+        best_among(&self.columns, &centre_first::<W>())
     }
 
     /// The range of the position's own score for the side to move, from
     /// its columns': at least the best lower bound, at most the best upper
     /// one. `None` once the game is over.
     pub fn score(&self) -> Option<ScoreRange> {
-        self.columns
-            .iter()
-            .flatten()
-            .copied()
-            .reduce(|a, b| ScoreRange {
-                lower: a.lower.max(b.lower),
-                upper: a.upper.max(b.upper),
+        score_among(&self.columns)
+    }
+}
+
+/// [`Analysis::best`] of `columns`, whose board's columns are `order`
+/// centre first.
+pub(crate) fn best_among(columns: &[Option<ScoreRange>], order: &[usize]) -> Option<BestSoFar> {
+    let (rank, column, range) = order
+        .iter()
+        .enumerate()
+        .filter_map(|(rank, &c)| columns[c].map(|r| (rank, c, r)))
+        .max_by_key(|&(rank, _, r)| (r.lower, std::cmp::Reverse(rank)))?;
+    // Proven when no other column can score more, and none nearer the
+    // centre (which the tie-break would prefer) as much.
+    let proven = order.iter().enumerate().all(|(other_rank, &c)| {
+        c == column
+            || columns[c].is_none_or(|o| {
+                o.upper < range.lower || (other_rank > rank && o.upper == range.lower)
             })
+    });
+    Some(BestSoFar { column, proven })
+}
+
+/// [`Analysis::score`] of `columns`.
+pub(crate) fn score_among(columns: &[Option<ScoreRange>]) -> Option<ScoreRange> {
+    columns.iter().flatten().copied().reduce(|a, b| ScoreRange {
+        lower: a.lower.max(b.lower),
+        upper: a.upper.max(b.upper),
+    })
+}
+
+/// An analysis under way, on any board: [`Analysis`] with the columns of
+/// the board's [`Layout::PerColumn`] (those past the width `None`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Progress<C> {
+    pub(crate) columns: C,
+    pub(crate) nodes: u64,
+    pub(crate) elapsed: Duration,
+    pub(crate) done: bool,
+}
+
+impl<const W: usize> From<Progress<[Option<ScoreRange>; W]>> for Analysis<W> {
+    fn from(p: Progress<[Option<ScoreRange>; W]>) -> Self {
+        Analysis {
+            columns: p.columns,
+            nodes: p.nodes,
+            elapsed: p.elapsed,
+            done: p.done,
+        }
+    }
+}
+
+/// What an analysis asks of a solver: one stoppable search of a position
+/// within a window, the positions searched so far, the book.
+pub(crate) trait Windows<N> {
+    /// One search of `p` within `alpha..beta`, fail-soft (see
+    /// `Search::negamax`), stopped by the solver's handle or at `deadline`.
+    fn window(
+        &mut self,
+        p: &N,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped>;
+    /// Positions searched over the solver's life, or since a reset.
+    fn nodes(&self) -> u64;
+    /// `p`'s score in the solver's book, if it holds it.
+    fn book_score(&self, p: &N) -> Option<i32>;
+}
+
+impl<S: Store, N: Node<Key = S::Key>, const STATS: bool> Windows<N> for Engine<S, STATS> {
+    fn window(
+        &mut self,
+        p: &N,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        self.run(Some(deadline), |engine| engine.window_inner(p, alpha, beta))
+    }
+
+    fn nodes(&self) -> u64 {
+        Engine::nodes(self)
+    }
+
+    fn book_score(&self, p: &N) -> Option<i32> {
+        self.book.as_ref().and_then(|book| p.book_score(book))
+    }
+}
+
+impl<const W: usize, const H: usize> Windows<Position<W, H>> for Solver<W, H> {
+    fn window(
+        &mut self,
+        p: &Position<W, H>,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        match self
+            .engine
+            .ask(p.to_parts(), Ask::Window(alpha, beta), Some(deadline))?
+        {
+            Found::Score(r) => Ok(r),
+            found => unreachable!("a window found {found:?}"),
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        Solver::nodes(self)
+    }
+
+    fn book_score(&self, p: &Position<W, H>) -> Option<i32> {
+        self.book().and_then(|book| book.score(p))
     }
 }
 
@@ -172,10 +265,6 @@ pub enum Goal {
     /// Only until the position's weak result (win, draw or loss) is proven.
     Sign,
 }
-
-/// One message from the searching thread to the caller's: the state, and
-/// the solver's running count when it was taken.
-type Report<const W: usize> = (Analysis<W>, u64);
 
 impl<const W: usize, const H: usize> Solver<W, H> {
     /// Analyses `p` as [`analyze`](Self::analyze) does, reporting what is
@@ -196,266 +285,328 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         goal: Goal,
         deadline: Option<Instant>,
         tick: Duration,
-        mut update: impl FnMut(&Analysis<W>),
+        update: impl FnMut(&Analysis<W>),
     ) -> Analysis<W> {
         let start = Instant::now();
         let handle = self.stop_handle();
-        // A tick of nothing would spin.
-        let tick = tick.max(Duration::from_millis(1));
-        let (tx, rx) = mpsc::channel::<Report<W>>();
-        let solver = &mut *self;
-        let watched = std::thread::scope(|scope| {
-            let searching = std::thread::Builder::new()
-                .name("score4-analysis".into())
-                .spawn_scoped(scope, move || {
-                    let live = solver.stop_handle();
-                    solver.proving(p, goal, deadline, start, |a| {
-                        // The caller may have gone (a panic); the search
-                        // then ends at the stop it was given.
-                        let _ = tx.send((*a, live.live_count()));
-                    })
-                })
-                .ok()?;
-            // Should `update` panic, the search must not run on to its
-            // deadline while the scope waits for it.
-            let stop_on_panic = StopOnPanic(&handle);
-            let mut last: Option<Report<W>> = None;
-            // What the caller was last shown: a tick's count, from the
-            // running counter, can run ahead of the exact count of a
-            // report already on its way, and what is shown never goes back.
-            let mut shown = (0, Duration::ZERO);
-            let mut show = |state: &mut Analysis<W>| {
-                state.nodes = state.nodes.max(shown.0);
-                state.elapsed = state.elapsed.max(shown.1);
-                shown = (state.nodes, state.elapsed);
-                update(state);
-            };
-            loop {
-                match rx.recv_timeout(tick) {
-                    Ok(mut report) => {
-                        show(&mut report.0);
-                        last = Some(report);
-                    }
-                    Err(RecvTimeoutError::Timeout) => {
-                        if let Some((state, live_then)) = last {
-                            let mut now = state;
-                            now.nodes += handle.live_count().saturating_sub(live_then);
-                            now.elapsed = start.elapsed();
-                            show(&mut now);
-                        }
-                    }
-                    Err(RecvTimeoutError::Disconnected) => break,
-                }
-            }
-            drop(stop_on_panic);
-            Some(match searching.join() {
-                // As the last update showed it, which a tick may have
-                // taken past the exact count.
-                Ok(mut done) => {
-                    done.nodes = done.nodes.max(shown.0);
-                    done.elapsed = done.elapsed.max(shown.1);
-                    done
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-        });
-        // No thread to be had: search on this one, without ticks.
-        watched.unwrap_or_else(|| self.proving(p, goal, deadline, start, update))
+        watch(&handle, start, tick, update, |report| {
+            self.proving(p, goal, deadline, start, report)
+        })
     }
 
-    /// The analysis itself, on the calling thread: `report` gets the state
-    /// first and after each range narrows.
+    /// The analysis on the calling thread (see [`prove`]).
     pub(crate) fn proving(
         &mut self,
         p: &Position<W, H>,
         goal: Goal,
         deadline: Option<Instant>,
         start: Instant,
-        mut report: impl FnMut(&Analysis<W>),
+        report: impl FnMut(&Analysis<W>),
     ) -> Analysis<W> {
-        let nodes_before = self.nodes();
-        let columns = self.unsearched(p);
-        let mut state = Analysis {
-            columns,
-            nodes: 0,
-            elapsed: start.elapsed(),
-            done: all_exact(&columns),
-        };
-        let mut probes = [0u32; W];
-        let n = p.moves_played() as i32;
-        let finished = |state: &Analysis<W>| {
-            state.done
-                || match goal {
-                    Goal::Everything => false,
-                    Goal::BestMove => state.best().is_some_and(|b| b.proven),
-                    Goal::Score => state.score().and_then(ScoreRange::exact).is_some(),
-                    Goal::Sign => state.score().and_then(ScoreRange::weak).is_some(),
-                }
-        };
-        let mut step =
-            |solver: &mut Self, state: &mut Analysis<W>, col: usize, window: Option<(i32, i32)>| {
-                // The window for this column's child, from its side: the one
-                // asked for, else the weak question first, then the strong
-                // solve's probes.
-                let Some(range) = state.columns[col] else {
-                    return Err(Stopped);
-                };
-                let child_range = range.negated();
-                let (alpha, beta) = if let Some(window) = window {
-                    window
-                } else if range.weak().is_none() {
-                    (-1, 1)
-                } else {
-                    let probe = Solver::<W, H>::next_probe(
-                        child_range.lower,
-                        child_range.upper,
-                        probes[col],
-                        n + 1,
-                    );
-                    probes[col] += 1;
-                    (probe, probe + 1)
-                };
-                let child = p.after(col);
-                let r = match solver.engine.ask(
-                    child.to_parts(),
-                    Ask::Window(alpha, beta),
-                    Some(deadline),
-                )? {
-                    Found::Score(r) => r,
-                    found => unreachable!("a window found {found:?}"),
-                };
-                // Fail-soft: at most `alpha` bounds the child from above, at
-                // least `beta` from below, anything between is exact.
-                let mut child_now = child_range;
-                if r <= alpha {
-                    child_now.upper = child_now.upper.min(r);
-                } else if r >= beta {
-                    child_now.lower = child_now.lower.max(r);
-                } else {
-                    child_now = ScoreRange { lower: r, upper: r };
-                }
-                let narrowed = child_now.negated();
-                debug_assert!(
-                    narrowed.lower <= narrowed.upper
-                        && narrowed.lower >= range.lower
-                        && narrowed.upper <= range.upper,
-                    "{range:?} narrowed to {narrowed:?}"
-                );
-                state.columns[col] = Some(narrowed);
-                state.done = all_exact(&state.columns);
-                state.nodes = solver.nodes() - nodes_before;
-                state.elapsed = start.elapsed();
-                Ok(())
-            };
-        report(&state);
-        let order = centre_first::<W>();
-        let unsearched = state.columns;
-        let outcome: Result<(), Stopped> = (|| {
-            // Quick facts first: how soon each column could lose or win at
-            // the earliest, one more disc of look-ahead each round. Such
-            // searches see only a few moves ahead, so they answer at once
-            // where the weak question takes hours, until the rounds have
-            // searched their share.
-            let mut ahead = 1;
-            'quick: while state.nodes < tuning::QUICK_FACTS_NODES {
-                let mut asked = false;
-                for &col in &order {
-                    let (Some(range), Some(first)) = (state.columns[col], unsearched[col]) else {
-                        continue;
-                    };
-                    if finished(&state) || state.nodes >= tuning::QUICK_FACTS_NODES {
-                        break 'quick;
-                    }
-                    // No loss this soon: at least `floor`; no win this
-                    // soon: at most `ceiling`. Zero is the weak question's.
-                    let floor = first.lower + ahead;
-                    if range.lower < floor && floor < 0 && range.upper >= floor {
-                        step(self, &mut state, col, Some((-floor, -floor + 1)))?;
-                        report(&state);
-                        asked = true;
-                    }
-                    let Some(range) = state.columns[col] else {
-                        continue;
-                    };
-                    let ceiling = first.upper - ahead;
-                    if range.upper > ceiling && ceiling > 0 && range.lower <= ceiling {
-                        step(self, &mut state, col, Some((-ceiling - 1, -ceiling)))?;
-                        report(&state);
-                        asked = true;
-                    }
-                }
-                if !asked {
-                    break;
-                }
-                ahead += 1;
-            }
-            // Every column's weak result first, centre first.
-            for &col in &order {
-                if finished(&state) {
-                    return Ok(());
-                }
-                if state.columns[col].is_some_and(|r| r.weak().is_none()) {
-                    step(self, &mut state, col, None)?;
-                    report(&state);
-                }
-            }
-            // Then exact scores, the column that could still be best first.
-            while !finished(&state) {
-                let col = order
-                    .iter()
-                    .copied()
-                    .filter(|&c| state.columns[c].is_some_and(|r| r.exact().is_none()))
-                    .max_by_key(|&c| {
-                        let rank = order.iter().position(|&o| o == c);
-                        (state.columns[c].map(|r| r.upper), std::cmp::Reverse(rank))
-                    })
-                    .expect("an analysis not finished has a column to narrow");
-                step(self, &mut state, col, None)?;
-                report(&state);
-            }
-            Ok(())
-        })();
-        state.nodes = self.nodes() - nodes_before;
-        state.elapsed = start.elapsed();
-        // The last report says how it ended, stopped or done.
-        let _ = outcome;
-        report(&state);
-        state
-    }
-
-    /// Each column's range before any search: none for a full column
-    /// (every one once the game is over), the exact score where it needs
-    /// no search (a win at once, a move the opponent answers with a win, a
-    /// position of the book), else every score a game could have.
-    fn unsearched(&self, p: &Position<W, H>) -> [Option<ScoreRange>; W] {
-        let n = p.moves_played() as i32;
-        std::array::from_fn(|col| {
-            if p.is_game_over() || !p.can_play(col) {
-                return None;
-            }
-            if p.is_winning_move(col) {
-                let win = Self::win_score(n);
-                return Some(ScoreRange {
-                    lower: win,
-                    upper: win,
-                });
-            }
-            let child = p.after(col);
-            let known = Self::settled_score(&child)
-                .or_else(|| self.book().and_then(|book| book.score(&child)));
-            Some(match known {
-                Some(s) => ScoreRange {
-                    lower: -s,
-                    upper: -s,
-                },
-                None => ScoreRange::from(Self::score_range(n + 1)).negated(),
-            })
+        let mut report = report;
+        prove(self, p, goal, deadline, start, |state| {
+            report(&(*state).into())
         })
+        .into()
     }
 }
 
+/// What the analysis's state says of its progress, which ticks move on.
+pub(crate) trait Counts {
+    fn counts(&mut self) -> (&mut u64, &mut Duration);
+}
+
+impl<const W: usize> Counts for Analysis<W> {
+    fn counts(&mut self) -> (&mut u64, &mut Duration) {
+        (&mut self.nodes, &mut self.elapsed)
+    }
+}
+
+/// Runs `prove` on a thread of its own, passing each state it reports to
+/// `update` on this one, and every `tick` in between the state last
+/// reported with the positions searched since and the time; returns the
+/// final state. `prove` runs on this thread, without ticks, if no thread
+/// is to be had. Should `update` panic, the search is stopped through
+/// `handle`.
+pub(crate) fn watch<T: Counts + Clone + Send>(
+    handle: &StopHandle,
+    start: Instant,
+    tick: Duration,
+    mut update: impl FnMut(&T),
+    prove: impl FnOnce(&mut dyn FnMut(&T)) -> T + Send,
+) -> T {
+    // A tick of nothing would spin.
+    let tick = tick.max(Duration::from_millis(1));
+    // One message from the searching thread: the state, and the solver's
+    // running count when it was taken.
+    let (tx, rx) = mpsc::channel::<(T, u64)>();
+    let mut prove = Some(prove);
+    let slot = &mut prove;
+    let watched = std::thread::scope(|scope| {
+        let live = handle.clone();
+        let searching = std::thread::Builder::new()
+            .name("score4-analysis".into())
+            .spawn_scoped(scope, move || {
+                let prove = slot.take().expect("the analysis runs once");
+                prove(&mut |state: &T| {
+                    // The caller may have gone (a panic); the search then
+                    // ends at the stop it was given.
+                    let _ = tx.send((state.clone(), live.live_count()));
+                })
+            })
+            .ok()?;
+        // Should `update` panic, the search must not run on to its
+        // deadline while the scope waits for it.
+        let stop_on_panic = StopOnPanic(handle);
+        let mut last: Option<(T, u64)> = None;
+        // What the caller was last shown: a tick's count, from the running
+        // counter, can run ahead of the exact count of a report already on
+        // its way, and what is shown never goes back.
+        let mut shown = (0, Duration::ZERO);
+        let mut show = |state: &mut T| {
+            let (nodes, elapsed) = state.counts();
+            *nodes = (*nodes).max(shown.0);
+            *elapsed = (*elapsed).max(shown.1);
+            shown = (*nodes, *elapsed);
+            update(state);
+        };
+        loop {
+            match rx.recv_timeout(tick) {
+                Ok(mut report) => {
+                    show(&mut report.0);
+                    last = Some(report);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some((state, live_then)) = &last {
+                        let mut now = state.clone();
+                        let (nodes, elapsed) = now.counts();
+                        *nodes += handle.live_count().saturating_sub(*live_then);
+                        *elapsed = start.elapsed();
+                        show(&mut now);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        drop(stop_on_panic);
+        Some(match searching.join() {
+            // As the last update showed it, which a tick may have taken
+            // past the exact count.
+            Ok(mut done) => {
+                let (nodes, elapsed) = done.counts();
+                *nodes = (*nodes).max(shown.0);
+                *elapsed = (*elapsed).max(shown.1);
+                done
+            }
+            Err(panic) => std::panic::resume_unwind(panic),
+        })
+    });
+    // No thread to be had: search on this one, without ticks.
+    watched.unwrap_or_else(|| {
+        let prove = prove.take().expect("no thread ran the analysis");
+        prove(&mut update)
+    })
+}
+
+/// The analysis itself, on the calling thread: `report` gets the state
+/// first and after each range narrows.
+pub(crate) fn prove<N: Node, X: Windows<N>>(
+    solver: &mut X,
+    p: &N,
+    goal: Goal,
+    deadline: Option<Instant>,
+    start: Instant,
+    mut report: impl FnMut(&Progress<PerColumn<N, Option<ScoreRange>>>),
+) -> Progress<PerColumn<N, Option<ScoreRange>>> {
+    let layout = p.layout();
+    let nodes_before = solver.nodes();
+    let columns = unsearched(&*solver, p);
+    let mut state = Progress {
+        columns,
+        nodes: 0,
+        elapsed: start.elapsed(),
+        done: all_exact(columns.as_ref()),
+    };
+    let mut probes = layout.per_column(0u32);
+    let n = p.moves_played() as i32;
+    let order = layout.centre_first();
+    let finished = |state: &Progress<PerColumn<N, Option<ScoreRange>>>| {
+        let columns = state.columns.as_ref();
+        state.done
+            || match goal {
+                Goal::Everything => false,
+                Goal::BestMove => best_among(columns, order).is_some_and(|b| b.proven),
+                Goal::Score => score_among(columns).and_then(ScoreRange::exact).is_some(),
+                Goal::Sign => score_among(columns).and_then(ScoreRange::weak).is_some(),
+            }
+    };
+    let mut step = |solver: &mut X,
+                    state: &mut Progress<PerColumn<N, Option<ScoreRange>>>,
+                    col: usize,
+                    window: Option<(i32, i32)>| {
+        // The window for this column's child, from its side: the one
+        // asked for, else the weak question first, then the strong
+        // solve's probes.
+        let Some(range) = state.columns.as_ref()[col] else {
+            return Err(Stopped);
+        };
+        let child_range = range.negated();
+        let (alpha, beta) = if let Some(window) = window {
+            window
+        } else if range.weak().is_none() {
+            (-1, 1)
+        } else {
+            let probes = &mut probes.as_mut()[col];
+            let probe = engine::next_probe(
+                &layout,
+                child_range.lower,
+                child_range.upper,
+                *probes,
+                n + 1,
+            );
+            *probes += 1;
+            (probe, probe + 1)
+        };
+        let r = solver.window(&p.after(col), alpha, beta, deadline)?;
+        // Fail-soft: at most `alpha` bounds the child from above, at
+        // least `beta` from below, anything between is exact.
+        let mut child_now = child_range;
+        if r <= alpha {
+            child_now.upper = child_now.upper.min(r);
+        } else if r >= beta {
+            child_now.lower = child_now.lower.max(r);
+        } else {
+            child_now = ScoreRange { lower: r, upper: r };
+        }
+        let narrowed = child_now.negated();
+        debug_assert!(
+            narrowed.lower <= narrowed.upper
+                && narrowed.lower >= range.lower
+                && narrowed.upper <= range.upper,
+            "{range:?} narrowed to {narrowed:?}"
+        );
+        state.columns.as_mut()[col] = Some(narrowed);
+        state.done = all_exact(state.columns.as_ref());
+        state.nodes = solver.nodes() - nodes_before;
+        state.elapsed = start.elapsed();
+        Ok(())
+    };
+    report(&state);
+    let unsearched = state.columns;
+    let outcome: Result<(), Stopped> = (|| {
+        // Quick facts first: how soon each column could lose or win at
+        // the earliest, one more disc of look-ahead each round. Such
+        // searches see only a few moves ahead, so they answer at once
+        // where the weak question takes hours, until the rounds have
+        // searched their share.
+        let mut ahead = 1;
+        'quick: while state.nodes < tuning::QUICK_FACTS_NODES {
+            let mut asked = false;
+            for &col in order {
+                let (Some(range), Some(first)) =
+                    (state.columns.as_ref()[col], unsearched.as_ref()[col])
+                else {
+                    continue;
+                };
+                if finished(&state) || state.nodes >= tuning::QUICK_FACTS_NODES {
+                    break 'quick;
+                }
+                // No loss this soon: at least `floor`; no win this
+                // soon: at most `ceiling`. Zero is the weak question's.
+                let floor = first.lower + ahead;
+                if range.lower < floor && floor < 0 && range.upper >= floor {
+                    step(solver, &mut state, col, Some((-floor, -floor + 1)))?;
+                    report(&state);
+                    asked = true;
+                }
+                let Some(range) = state.columns.as_ref()[col] else {
+                    continue;
+                };
+                let ceiling = first.upper - ahead;
+                if range.upper > ceiling && ceiling > 0 && range.lower <= ceiling {
+                    step(solver, &mut state, col, Some((-ceiling - 1, -ceiling)))?;
+                    report(&state);
+                    asked = true;
+                }
+            }
+            if !asked {
+                break;
+            }
+            ahead += 1;
+        }
+        // Every column's weak result first, centre first.
+        for &col in order {
+            if finished(&state) {
+                return Ok(());
+            }
+            if state.columns.as_ref()[col].is_some_and(|r| r.weak().is_none()) {
+                step(solver, &mut state, col, None)?;
+                report(&state);
+            }
+        }
+        // Then exact scores, the column that could still be best first.
+        while !finished(&state) {
+            let columns = state.columns.as_ref();
+            let col = order
+                .iter()
+                .copied()
+                .filter(|&c| columns[c].is_some_and(|r| r.exact().is_none()))
+                .max_by_key(|&c| {
+                    let rank = order.iter().position(|&o| o == c);
+                    (columns[c].map(|r| r.upper), std::cmp::Reverse(rank))
+                })
+                .expect("an analysis not finished has a column to narrow");
+            step(solver, &mut state, col, None)?;
+            report(&state);
+        }
+        Ok(())
+    })();
+    state.nodes = solver.nodes() - nodes_before;
+    state.elapsed = start.elapsed();
+    // The last report says how it ended, stopped or done.
+    let _ = outcome;
+    report(&state);
+    state
+}
+
+/// Each column's range before any search: none for a full column
+/// (every one once the game is over), the exact score where it needs
+/// no search (a win at once, a move the opponent answers with a win, a
+/// position of the book), else every score a game could have.
+fn unsearched<N: Node, X: Windows<N>>(solver: &X, p: &N) -> PerColumn<N, Option<ScoreRange>> {
+    let layout = p.layout();
+    let n = p.moves_played() as i32;
+    let mut columns = layout.per_column(None);
+    if p.is_game_over() {
+        return columns;
+    }
+    for (col, column) in columns.as_mut()[..layout.width()].iter_mut().enumerate() {
+        if !p.can_play(col) {
+            continue;
+        }
+        if p.is_winning_move(col) {
+            let win = layout.win_score(n);
+            *column = Some(ScoreRange {
+                lower: win,
+                upper: win,
+            });
+            continue;
+        }
+        let child = p.after(col);
+        let known = engine::settled_score(&child).or_else(|| solver.book_score(&child));
+        *column = Some(match known {
+            Some(s) => ScoreRange {
+                lower: -s,
+                upper: -s,
+            },
+            None => ScoreRange::from(engine::score_range(&layout, n + 1)).negated(),
+        });
+    }
+    columns
+}
+
 /// Whether every column's score is exact (a finished game's too).
-fn all_exact<const W: usize>(columns: &[Option<ScoreRange>; W]) -> bool {
+fn all_exact(columns: &[Option<ScoreRange>]) -> bool {
     columns.iter().flatten().all(|r| r.exact().is_some())
 }
 

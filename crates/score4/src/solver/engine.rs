@@ -34,7 +34,7 @@ use super::tuning::{
 #[cfg(doc)]
 use super::Solver;
 use super::{parallel, Probe, StopHandle, Stopped, MAX_PROBES, MAX_THREADS};
-use crate::bitboard::{Bitboard, Geometry};
+use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};
 use crate::layout::Layout;
 use crate::mem::TableError;
@@ -42,17 +42,17 @@ use crate::position::{Ending, Position};
 use crate::size::BoardSize;
 use crate::with_board_size;
 
-/// The most columns an answer carries across the boundary: every width a
-/// table entry can hold.
-pub(super) const MAX_COLUMNS: usize = table::MAX_WIDTH;
+/// The most columns an answer carries across the boundary: every width.
+pub(crate) const MAX_COLUMNS: usize = crate::wide::shape::MAX_WIDTH;
 
 /// A position without its size, as it crosses the boundary: the side to
-/// move's discs, every disc, and the moves played.
-pub(super) type Parts = (Bitboard, Bitboard, u32);
+/// move's discs, every disc, and the moves played, in the Fhourstones
+/// layout of every size.
+pub(crate) type Parts = (u128, u128, u32);
 
 /// What a [`Solver`] asks of its engine.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Ask {
+pub(crate) enum Ask {
     Score,
     Sign,
     Moves,
@@ -66,7 +66,7 @@ pub(super) enum Ask {
 
 /// The engine's answer to an [`Ask`], by column up to [`MAX_COLUMNS`].
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Found {
+pub(crate) enum Found {
     /// For [`Ask::Score`] and [`Ask::Sign`].
     Score(i32),
     /// For [`Ask::Moves`]: each column settled before a stop has its score.
@@ -78,7 +78,7 @@ pub(super) enum Found {
 }
 
 /// An [`Engine`] of any size: what a [`Solver`] holds.
-pub(super) trait AnyEngine: Send + Sync {
+pub(crate) trait AnyEngine: Send + Sync {
     fn set_threads(&mut self, threads: usize);
     fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError>;
     fn drop_book(&mut self);
@@ -113,7 +113,7 @@ pub(super) fn build<const W: usize, const H: usize>(
 /// The engine of a supported size: the one place that names every size's
 /// search, so that its code is compiled here only.
 #[inline(never)]
-fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+pub(crate) fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
     with_board_size!(size, boxed(mb))
 }
 
@@ -153,10 +153,10 @@ impl<const W: usize, const H: usize, const STATS: bool> Compiled<W, H, STATS> {
     }
 }
 
-/// `a`'s first `W` entries and the rest `fill`.
-fn widen<T: Copy, const W: usize>(a: [T; W], fill: T) -> [T; MAX_COLUMNS] {
+/// `a`'s entries and the rest `fill`.
+fn widen<T: Copy>(a: &[T], fill: T) -> [T; MAX_COLUMNS] {
     let mut wide = [fill; MAX_COLUMNS];
-    wide[..W].copy_from_slice(&a);
+    wide[..a.len()].copy_from_slice(a);
     wide
 }
 
@@ -222,22 +222,7 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Compiled<W
         until: Option<Option<Instant>>,
     ) -> Result<Found, Stopped> {
         let p = Position::<W, H>::from_parts(p);
-        let run = |s: &mut Engine<Table, STATS>| -> Result<Found, Stopped> {
-            Ok(match ask {
-                Ask::Score => Found::Score(s.solve_inner(&p)?),
-                Ask::Sign => Found::Score(s.solve_weak_inner(&p)?),
-                // A stop settles some columns, not the whole: never an error.
-                Ask::Moves => Found::Moves(widen(s.analyze_inner(&p), None)),
-                Ask::Best => {
-                    let (score, moves) = s.best_moves_inner(&p)?;
-                    Found::Best(score, widen(moves, false))
-                }
-                Ask::BestMove => Found::Move(s.best_move_inner(&p)?),
-                Ask::Probe(alpha) => Found::Score(s.probe_inner(&p, alpha)?),
-                Ask::Window(alpha, beta) => Found::Score(s.window_inner(&p, alpha, beta)?),
-            })
-        };
-        self.0.run(until, run)
+        self.0.run(until, |engine| engine.answer(&p, ask))
     }
 }
 
@@ -386,7 +371,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         min_work: u64,
     ) -> Result<JournalLoaded, JournalError> {
         if S::Key::from_journal(0).is_none() {
-            return Err(JournalError::KeysTooWide {
+            return Err(JournalError::SizeAsData {
                 width: self.width,
                 height: self.height,
             });
@@ -448,6 +433,27 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         settled_score(p).or_else(|| self.book.as_ref().and_then(|b| p.book_score(b)))
     }
 
+    /// Answers `ask` about `p`.
+    pub(crate) fn answer<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+        ask: Ask,
+    ) -> Result<Found, Stopped> {
+        Ok(match ask {
+            Ask::Score => Found::Score(self.solve_inner(p)?),
+            Ask::Sign => Found::Score(self.solve_weak_inner(p)?),
+            // A stop settles some columns, not the whole: never an error.
+            Ask::Moves => Found::Moves(widen(self.analyze_inner(p).as_ref(), None)),
+            Ask::Best => {
+                let (score, moves) = self.best_moves_inner(p)?;
+                Found::Best(score, widen(moves.as_ref(), false))
+            }
+            Ask::BestMove => Found::Move(self.best_move_inner(p)?),
+            Ask::Probe(alpha) => Found::Score(self.probe_inner(p, alpha)?),
+            Ask::Window(alpha, beta) => Found::Score(self.window_inner(p, alpha, beta)?),
+        })
+    }
+
     pub(crate) fn solve_inner<N: Node<Key = S::Key>>(&mut self, p: &N) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score);
@@ -478,7 +484,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
 
     /// One search of `p` within `alpha..beta` (`alpha < beta`),
     /// fail-soft as [`probe_inner`](Self::probe_inner) is.
-    fn window_inner<N: Node<Key = S::Key>>(
+    pub(crate) fn window_inner<N: Node<Key = S::Key>>(
         &mut self,
         p: &N,
         alpha: i32,

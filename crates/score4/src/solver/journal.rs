@@ -53,9 +53,10 @@ pub enum JournalError {
         /// This solver's height.
         height: usize,
     },
-    /// The board's keys are wider than a journal's 64 bits.
-    #[error("{width}x{height}: a journal keeps boards of at most 64 bits")]
-    KeysTooWide {
+    /// A solver of a size given as data, whose keys are wider than a
+    /// journal's 64 bits.
+    #[error("{width}x{height}: journals are kept on boards up to 64 bits and nine columns so far, not by the search of sizes as data")]
+    SizeAsData {
         /// This solver's width.
         width: usize,
         /// This solver's height.

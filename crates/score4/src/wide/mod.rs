@@ -27,5 +27,5 @@ pub mod shape;
 pub mod table;
 
 pub use position::Position;
-pub use search::Solver;
+pub use search::{Analysis, Solver};
 pub use shape::Shape;

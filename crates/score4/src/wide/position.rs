@@ -200,6 +200,29 @@ impl Position {
         self.current + self.mask
     }
 
+    /// The position as plain parts, to cross the solver's boundary between
+    /// sizes (see `solver::engine`).
+    pub(crate) fn to_parts(self) -> crate::solver::Parts {
+        (self.current, self.mask, self.moves)
+    }
+
+    /// The position [`to_parts`](Self::to_parts) gave.
+    pub(crate) fn from_parts((current, mask, moves): crate::solver::Parts) -> Self {
+        Position {
+            current,
+            mask,
+            moves,
+        }
+    }
+
+    /// The key shared with the mirror image: the smaller of the two. As
+    /// for the compiled sizes, `current + mask` never carries past a
+    /// column's sentinel, so mirroring the key mirrors both sets.
+    pub fn canonical_key(&self, shape: &Shape) -> u128 {
+        let key = self.key();
+        key.min(shape.mirror(key))
+    }
+
     /// The position reflected left to right.
     pub fn mirror(&self, shape: &Shape) -> Self {
         Position {

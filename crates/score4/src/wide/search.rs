@@ -1,22 +1,33 @@
-//! The solver of boards up to 128 bits: the compiled sizes' engine and
-//! search (see [`solver`](crate::solver)) over the [table](super::table)
-//! of 128-bit keys, each position beside its [`Shape`].
+//! The solver of every board up to 128 bits, its size chosen at run time:
+//! a handle to the compiled search of its size where there is one, else
+//! to the same engine and search (see [`solver`](crate::solver)) over the
+//! [table](super::table) of 128-bit keys, each position beside its
+//! [`Shape`].
 
-use std::time::Instant;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::position::Position;
-use super::shape::Shape;
+use super::shape::{Shape, MAX_WIDTH};
 use super::table::Table;
-use crate::book::Book;
+use crate::book::{Book, BookError};
 use crate::error::SolveError;
 use crate::layout::Discs;
 use crate::mem::TableError;
 use crate::position::Ending;
-use crate::solver::{Engine, Node, Probe, StopHandle, Stopped};
+use crate::size::BoardSize;
+use crate::solver::{
+    best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Counts, Engine,
+    Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange, StopHandle,
+    Stopped, Windows,
+};
 
-/// A solver of one board size, chosen at run time: the compiled sizes'
-/// [`Solver`](crate::Solver), with threads, stops and deadlines, but no
-/// book and no journal.
+/// A solver of one board size, chosen at run time: the size-erased
+/// [`Solver`](crate::Solver), with the same methods, on positions of this
+/// module. A compiled size runs its compiled search (unless made with
+/// [`as_data`](Self::as_data)); any other runs the search of sizes as
+/// data, which has neither book nor journal yet.
 ///
 /// ```
 /// use score4::wide::{Position, Shape, Solver};
@@ -28,17 +39,33 @@ use crate::solver::{Engine, Node, Probe, StopHandle, Stopped};
 /// ```
 pub struct Solver {
     shape: Shape,
-    engine: Engine<Table, false>,
+    engine: Box<dyn AnyEngine>,
 }
 
 impl Solver {
-    /// A solver for `shape` with a table of about `mb` mebibytes (and,
-    /// from 64 MiB, a table of the positions near the end, as the compiled
-    /// sizes have).
+    /// A solver for `shape` with a table of about `mb` mebibytes (see
+    /// [`Solver::with_table_mb`](crate::Solver::with_table_mb)): the
+    /// compiled search for a compiled size, with its built-in book if it
+    /// has one; the search of sizes as data for the others.
     pub fn new(shape: Shape, mb: usize) -> Result<Solver, TableError> {
+        match BoardSize::new(shape.width(), shape.height()) {
+            Ok(size) => Ok(Solver {
+                shape,
+                engine: built_for(size, mb)?,
+            }),
+            Err(_) => Self::as_data(shape, mb),
+        }
+    }
+
+    /// A solver for `shape` that runs the search of sizes as data whatever
+    /// the size: to compare it with the compiled one.
+    pub fn as_data(shape: Shape, mb: usize) -> Result<Solver, TableError> {
         Ok(Solver {
             shape,
-            engine: Engine::try_with_table_mb(&shape, mb)?,
+            engine: Box::new(AsData {
+                shape,
+                engine: Engine::try_with_table_mb(&shape, mb)?,
+            }),
         })
     }
 
@@ -47,10 +74,39 @@ impl Solver {
         &self.shape
     }
 
-    /// Searches positions in the first half of the game with `threads`
-    /// threads, as [`Solver::set_threads`](crate::Solver::set_threads) does.
+    /// See [`Solver::set_threads`](crate::Solver::set_threads).
     pub fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
+    }
+
+    /// See [`Solver::use_book`](crate::Solver::use_book).
+    pub fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
+        self.engine.use_book(book)
+    }
+
+    /// See [`Solver::drop_book`](crate::Solver::drop_book).
+    pub fn drop_book(&mut self) {
+        self.engine.drop_book();
+    }
+
+    /// See [`Solver::book`](crate::Solver::book).
+    pub fn book(&self) -> Option<&Book> {
+        self.engine.book()
+    }
+
+    /// See [`Solver::keep_journal`](crate::Solver::keep_journal): an error
+    /// on a board whose size is data.
+    pub fn keep_journal(
+        &mut self,
+        path: &Path,
+        min_work: u64,
+    ) -> Result<JournalLoaded, JournalError> {
+        self.engine.keep_journal(path, min_work)
+    }
+
+    /// See [`Solver::journal_error`](crate::Solver::journal_error).
+    pub fn journal_error(&self) -> Option<JournalError> {
+        self.engine.journal_error()
     }
 
     /// Positions searched since the solver was made or last reset.
@@ -63,8 +119,7 @@ impl Solver {
         self.engine.reset_nodes();
     }
 
-    /// The searches made since the last [`reset_nodes`](Self::reset_nodes),
-    /// as [`Solver::probes`](crate::Solver::probes) gives them.
+    /// See [`Solver::probes`](crate::Solver::probes).
     pub fn probes(&self) -> &[Probe] {
         self.engine.probes()
     }
@@ -93,9 +148,7 @@ impl Solver {
     /// The exact score of `p` for the side to move, in the crate's
     /// [convention](crate::score).
     pub fn solve(&mut self, p: &Position) -> Result<i32, SolveError> {
-        Ok(self
-            .run(p, None, |engine, p| engine.solve_inner(p))?
-            .unwrap_or_else(never))
+        Ok(self.score(p, Ask::Score, None)?.unwrap_or_else(never))
     }
 
     /// [`solve`](Self::solve), stopped by the
@@ -105,24 +158,23 @@ impl Solver {
         p: &Position,
         deadline: Option<Instant>,
     ) -> Result<Result<i32, Stopped>, SolveError> {
-        self.run(p, Some(deadline), |engine, p| engine.solve_inner(p))
+        self.score(p, Ask::Score, Some(deadline))
     }
 
     /// Who wins `p` with best play: 1 for the side to move, 0 a draw, -1
     /// the opponent; one search of the window `-1..1`.
     pub fn solve_weak(&mut self, p: &Position) -> Result<i32, SolveError> {
-        Ok(self
-            .run(p, None, |engine, p| engine.solve_weak_inner(p))?
-            .unwrap_or_else(never))
+        Ok(self.score(p, Ask::Sign, None)?.unwrap_or_else(never))
     }
 
     /// The score of every move of `p` (the negated score of the position
     /// after it), `None` for a full column; a move that wins at once
     /// scores the win.
     pub fn analyze(&mut self, p: &Position) -> Result<Vec<Option<i32>>, SolveError> {
-        let scores = self
-            .run(p, None, |engine, p| Ok(engine.analyze_inner(p)))?
-            .unwrap_or_else(never);
+        let found = self.ask(p, Ask::Moves, None)?.unwrap_or_else(never);
+        let Found::Moves(scores) = found else {
+            unreachable!("moves asked, {found:?} found")
+        };
         Ok(scores[..self.shape.width()]
             .iter()
             .map(|score| score.map(|s| s.unwrap_or_else(never)))
@@ -132,36 +184,231 @@ impl Solver {
     /// The score of `p` and, by column, whether its move keeps that score
     /// (one null-window search a move).
     pub fn best_moves(&mut self, p: &Position) -> Result<(i32, Vec<bool>), SolveError> {
-        let (score, moves) = self
-            .run(p, None, |engine, p| engine.best_moves_inner(p))?
-            .unwrap_or_else(never);
+        let found = self.ask(p, Ask::Best, None)?.unwrap_or_else(never);
+        let Found::Best(score, moves) = found else {
+            unreachable!("best moves asked, {found:?} found")
+        };
         Ok((score, moves[..self.shape.width()].to_vec()))
     }
 
     /// A best move (0-based column): the fastest win, else a draw, else
     /// the slowest loss; among equals, the one nearest the centre.
     pub fn best_move(&mut self, p: &Position) -> Result<usize, SolveError> {
-        let best = self
-            .run(p, None, |engine, p| engine.best_move_inner(p))?
-            .unwrap_or_else(never);
-        // A position in play has a move.
-        Ok(best.unwrap_or_else(|| unreachable!("a position in play has a move")))
+        let found = self.ask(p, Ask::BestMove, None)?.unwrap_or_else(never);
+        match found {
+            Found::Move(Some(col)) => Ok(col),
+            found => unreachable!("a position in play has a best move, {found:?} found"),
+        }
     }
 
-    /// Runs `ask` on `p` in play, stoppable (by the handle or at the
-    /// deadline) when `until` is given.
-    fn run<T>(
+    /// Analyses `p` as
+    /// [`Solver::analyze_anytime`](crate::Solver::analyze_anytime) does,
+    /// reporting each column's proven range as it narrows (a finished
+    /// game has no columns to narrow).
+    pub fn analyze_anytime(
         &mut self,
         p: &Position,
-        until: Option<Option<Instant>>,
-        ask: impl FnOnce(&mut Engine<Table, false>, &Placed<'_>) -> Result<T, Stopped>,
-    ) -> Result<Result<T, Stopped>, SolveError> {
-        p.check_in_play(&self.shape)?;
+        goal: Goal,
+        deadline: Option<Instant>,
+        tick: Duration,
+        update: impl FnMut(&Analysis),
+    ) -> Analysis {
+        let start = Instant::now();
+        let handle = self.engine.stop_handle();
+        let width = self.shape.width();
         let placed = Placed {
             shape: &self.shape,
             p: *p,
         };
-        Ok(self.engine.run(until, |engine| ask(engine, &placed)))
+        let mut asking = Asking(&mut *self.engine);
+        watch(&handle, start, tick, update, |report| {
+            let done = prove(&mut asking, &placed, goal, deadline, start, |state| {
+                report(&Analysis::of(state, width))
+            });
+            Analysis::of(&done, width)
+        })
+    }
+
+    /// A score asked of `p` in play (`Ask::Score` or `Ask::Sign`),
+    /// stoppable when `until` is given.
+    fn score(
+        &mut self,
+        p: &Position,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<Result<i32, Stopped>, SolveError> {
+        Ok(self.ask(p, ask, until)?.map(|found| match found {
+            Found::Score(score) => score,
+            found => unreachable!("a score asked, {found:?} found"),
+        }))
+    }
+
+    /// Asks the engine about `p`, a position in play; stoppable (by the
+    /// handle or at the deadline) when `until` is given.
+    fn ask(
+        &mut self,
+        p: &Position,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<Result<Found, Stopped>, SolveError> {
+        p.check_in_play(&self.shape)?;
+        Ok(self.engine.ask(p.to_parts(), ask, until))
+    }
+}
+
+/// What an anytime analysis has proven about a position's moves: the
+/// size-erased [`Analysis`](crate::solver::Analysis).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The range of each column's score for the side to move, one entry a
+    /// column; `None` for a full column, and for every column once the
+    /// game is over.
+    pub columns: Vec<Option<ScoreRange>>,
+    /// Positions searched by this analysis so far.
+    pub nodes: u64,
+    /// Time since the analysis began.
+    pub elapsed: Duration,
+    /// Whether every column's score is exact.
+    pub done: bool,
+}
+
+impl Analysis {
+    fn of(state: &Progress<[Option<ScoreRange>; MAX_WIDTH]>, width: usize) -> Analysis {
+        Analysis {
+            columns: state.columns[..width].to_vec(),
+            nodes: state.nodes,
+            elapsed: state.elapsed,
+            done: state.done,
+        }
+    }
+
+    /// See [`Analysis::best`](crate::solver::Analysis::best).
+    pub fn best(&self) -> Option<BestSoFar> {
+        let width = self.columns.len();
+        let order: Vec<usize> = (0..width)
+            .map(|i| crate::bitboard::centre_first_column(width, i))
+            .collect();
+        best_among(&self.columns, &order)
+    }
+
+    /// See [`Analysis::score`](crate::solver::Analysis::score).
+    pub fn score(&self) -> Option<ScoreRange> {
+        score_among(&self.columns)
+    }
+}
+
+impl Counts for Analysis {
+    fn counts(&mut self) -> (&mut u64, &mut Duration) {
+        (&mut self.nodes, &mut self.elapsed)
+    }
+}
+
+/// An engine of any size as an anytime analysis asks it, one window at a
+/// time, each position crossing the boundary as parts.
+struct Asking<'e>(&'e mut dyn AnyEngine);
+
+impl Windows<Placed<'_>> for Asking<'_> {
+    fn window(
+        &mut self,
+        p: &Placed<'_>,
+        alpha: i32,
+        beta: i32,
+        deadline: Option<Instant>,
+    ) -> Result<i32, Stopped> {
+        match self
+            .0
+            .ask(p.p.to_parts(), Ask::Window(alpha, beta), Some(deadline))?
+        {
+            Found::Score(r) => Ok(r),
+            found => unreachable!("a window found {found:?}"),
+        }
+    }
+
+    fn nodes(&self) -> u64 {
+        self.0.nodes()
+    }
+
+    fn book_score(&self, p: &Placed<'_>) -> Option<i32> {
+        self.0.book().and_then(|book| p.book_score(book))
+    }
+}
+
+/// The engine of a size given as data: the engine of every size, over the
+/// table of 128-bit keys, each position beside the shape.
+struct AsData {
+    shape: Shape,
+    engine: Engine<Table, false>,
+}
+
+impl AnyEngine for AsData {
+    fn set_threads(&mut self, threads: usize) {
+        self.engine.set_threads(threads);
+    }
+
+    fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
+        match BoardSize::new(self.shape.width(), self.shape.height()) {
+            Ok(size) => book.check_board(size)?,
+            Err(_) => return Err(BookError::BoardTooLarge(self.shape.to_string())),
+        }
+        self.engine.book = Some(book);
+        Ok(())
+    }
+
+    fn drop_book(&mut self) {
+        self.engine.book = None;
+    }
+
+    fn book(&self) -> Option<&Book> {
+        self.engine.book.as_deref()
+    }
+
+    fn table_bytes(&self) -> usize {
+        self.engine.table_bytes()
+    }
+
+    fn nodes(&self) -> u64 {
+        self.engine.nodes()
+    }
+
+    fn reset_nodes(&mut self) {
+        self.engine.reset_nodes();
+    }
+
+    fn probes(&self) -> &[Probe] {
+        self.engine.probes()
+    }
+
+    fn touch_table(&mut self) {
+        self.engine.touch_table();
+    }
+
+    fn clear_table(&mut self) {
+        self.engine.clear_table();
+    }
+
+    fn stop_handle(&self) -> StopHandle {
+        self.engine.stop_handle()
+    }
+
+    fn keep_journal(&mut self, path: &Path, min_work: u64) -> Result<JournalLoaded, JournalError> {
+        self.engine.keep_journal(path, min_work)
+    }
+
+    fn journal_error(&self) -> Option<JournalError> {
+        self.engine.journal_error()
+    }
+
+    fn ask(
+        &mut self,
+        p: Parts,
+        ask: Ask,
+        until: Option<Option<Instant>>,
+    ) -> Result<Found, Stopped> {
+        let p = Placed {
+            shape: &self.shape,
+            p: Position::from_parts(p),
+        };
+        self.engine.run(until, |engine| engine.answer(&p, ask))
     }
 }
 
@@ -227,10 +474,7 @@ impl<'s> Node for Placed<'s> {
 
     #[inline(always)]
     fn canonical_key(&self) -> u128 {
-        let key = self.p.key();
-        // As for the compiled sizes: `current + mask` never carries past a
-        // column's sentinel, so mirroring the key mirrors both sets.
-        key.min(self.shape.mirror(key))
+        self.p.canonical_key(self.shape)
     }
 
     fn can_win_next(&self) -> bool {
@@ -245,8 +489,7 @@ impl<'s> Node for Placed<'s> {
         self.p.ending(self.shape)
     }
 
-    /// No book holds boards past 64 bits yet.
-    fn book_score(&self, _: &Book) -> Option<i32> {
-        None
+    fn book_score(&self, book: &Book) -> Option<i32> {
+        book.score_as_data(self.shape, &self.p)
     }
 }

@@ -89,12 +89,7 @@ impl Shape {
         let bottom = (0..width).fold(0, |b: Cells, col| b | 1 << (col as u32 * stride));
         let mut order = [0usize; MAX_WIDTH];
         for (i, slot) in order.iter_mut().take(width).enumerate() {
-            // The rule of `bitboard::centre_first`, with the width as data.
-            *slot = if i % 2 == 1 {
-                width / 2 - i.div_ceil(2)
-            } else {
-                width / 2 + i / 2
-            };
+            *slot = crate::bitboard::centre_first_column(width, i);
         }
         let rows = |parity: usize| {
             (0..=height)
