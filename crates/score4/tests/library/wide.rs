@@ -111,12 +111,15 @@ fn late_positions_agree_with_the_unpruned_negamax() {
 }
 
 /// Sizes both paths solve: the run-time shape's search against the
-/// compiled one, position by position.
+/// compiled one, position by position; and the size-erased solver, which
+/// runs the compiled search on these sizes, against both.
 fn same_as_compiled<const W: usize, const H: usize>(rng: &mut Rng, plies: std::ops::Range<u32>) {
     let shape = Shape::any(W, H);
-    let mut wide = wide::Solver::new(shape, 16).unwrap();
+    let mut as_data = wide::Solver::as_data(shape, 16).unwrap();
+    let mut erased = (W * (H + 1) <= 64 && W <= 9).then(|| wide::Solver::new(shape, 16).unwrap());
     let mut compiled = Solver::<W, H>::with_table_mb(16);
-    for _ in 0..100 {
+    compiled.drop_book();
+    for i in 0..100 {
         let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
         let p: Position<W, H> = random_unfinished(rng, len);
         // The same layout: the compiled bits are the run-time ones.
@@ -128,7 +131,41 @@ fn same_as_compiled<const W: usize, const H: usize>(rng: &mut Rng, plies: std::o
         .unwrap();
         let written = format!("{:?}", p.key());
         let expected = compiled.analyze(&p).to_vec();
-        assert_eq!(wide.analyze(&q).unwrap(), expected, "{W}x{H} {written}");
+        assert_eq!(as_data.analyze(&q).unwrap(), expected, "{W}x{H} {written}");
+        if i % 4 == 0 {
+            let (score, best) = compiled.best_moves(&p);
+            let expected_best = (score, best.to_vec());
+            assert_eq!(
+                as_data.best_moves(&q).unwrap(),
+                expected_best,
+                "{W}x{H} {written}"
+            );
+            assert_eq!(
+                as_data.best_move(&q).ok(),
+                compiled.best_move(&p),
+                "{written}"
+            );
+            // Every column's range, proven to the end, is its exact score.
+            let done = as_data.analyze_anytime(
+                &q,
+                score4::solver::Goal::Everything,
+                None,
+                std::time::Duration::from_secs(60),
+                |_| {},
+            );
+            let exact: Vec<Option<i32>> = done
+                .columns
+                .iter()
+                .map(|r| r.and_then(|r| r.exact()))
+                .collect();
+            assert!(done.done, "{written}");
+            assert_eq!(exact, expected, "{W}x{H} {written}");
+            if let Some(erased) = &mut erased {
+                erased.drop_book();
+                assert_eq!(erased.analyze(&q).unwrap(), expected, "{written}");
+                assert_eq!(erased.best_moves(&q).unwrap(), expected_best, "{written}");
+            }
+        }
     }
 }
 
@@ -141,6 +178,66 @@ fn the_run_time_search_agrees_with_the_compiled_one() {
     same_as_compiled::<6, 5>(&mut rng, 8..20);
     same_as_compiled::<9, 6>(&mut rng, 34..46);
     same_as_compiled::<4, 15>(&mut rng, 30..50);
+}
+
+#[test]
+fn bounds_in_a_moment_hold_the_unpruned_negamax_scores() {
+    let mut rng = Rng::new(1280);
+    for &(w, h) in SIZES {
+        let shape = Shape::new(w, h).unwrap();
+        let mut solver = wide::Solver::new(shape, 4).unwrap();
+        let mut checked = 0;
+        while checked < 4 {
+            let empty = 8 + rng.index(5);
+            let Some((p, g, moves)) = late_game_on(&shape, &mut rng, empty) else {
+                continue;
+            };
+            let expected = Naive::new().move_scores(&g);
+            // Stopped at once, then given all the time: the first ranges
+            // hold the scores, the last are the scores.
+            solver.clear_table();
+            let soon = std::time::Instant::now();
+            let quick = solver.analyze_anytime(
+                &p,
+                score4::solver::Goal::Everything,
+                Some(soon),
+                std::time::Duration::from_secs(60),
+                |_| {},
+            );
+            let mut updates = Vec::new();
+            let full = solver.analyze_anytime(
+                &p,
+                score4::solver::Goal::Everything,
+                None,
+                std::time::Duration::from_secs(60),
+                |a| updates.push(a.clone()),
+            );
+            assert!(full.done, "{shape} {moves}");
+            for a in updates.iter().chain([&quick, &full]) {
+                assert_eq!(a.columns.len(), w);
+                for (range, score) in a.columns.iter().zip(&expected) {
+                    assert_eq!(range.is_some(), score.is_some(), "{shape} {moves}");
+                    if let (Some(r), Some(s)) = (range, score) {
+                        assert!(r.contains(*s), "{shape} {moves}: {r:?} {s}");
+                    }
+                }
+            }
+            let exact: Vec<Option<i32>> = full
+                .columns
+                .iter()
+                .map(|r| r.and_then(|r| r.exact()))
+                .collect();
+            assert_eq!(exact, expected, "{shape} {moves}");
+            let best = full.best().unwrap();
+            assert!(best.proven);
+            assert_eq!(
+                Some(best.column),
+                solver.best_move(&p).ok(),
+                "{shape} {moves}"
+            );
+            checked += 1;
+        }
+    }
 }
 
 #[test]
