@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use score4::bench::{run_set, warm_up, Sample, Summary};
-use score4::fixture::{self, Labelled};
+use score4::fixture::{self, Entry};
 use score4::input::Quoted;
-use score4::solver::{Question, Solver};
-use score4::{with_board_size, BoardSize};
+use score4::wide::{self, Shape};
+use score4::BoardSize;
 use serde::Serialize;
 
 use crate::output::{self, Output, FAILED, OK, PARTLY};
@@ -77,14 +77,7 @@ struct Report {
 
 /// Runs the benchmark over every file and returns the exit status.
 pub fn run(args: Args) -> u8 {
-    match args.board.compiled_for("bench") {
-        Ok(size) => with_board_size!(size, run_on(args)),
-        Err(message) => fail(&message),
-    }
-}
-
-/// [`run`] on the `W` x `H` board.
-fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
+    let shape = args.board.shape();
     let files = if args.files.is_empty() {
         if args.board.compiled() != Some(BoardSize::STANDARD) {
             return fail(&format!(
@@ -101,7 +94,7 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
     };
     let mut sets = Vec::with_capacity(files.len());
     for file in &files {
-        match read_set::<W, H>(file, args.limit) {
+        match read_set(&shape, file, args.limit) {
             Ok(set) => sets.push((file.display().to_string(), set)),
             Err(message) => return fail(&message),
         }
@@ -113,8 +106,10 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
 
-    let table_mb = args.table_mb.unwrap_or(score4::default_table_mb(1, W * H));
-    let mut solver = match Solver::<W, H>::try_with_table_mb(table_mb) {
+    let table_mb = args
+        .table_mb
+        .unwrap_or(score4::default_table_mb(1, shape.cells()));
+    let mut solver = match wide::Solver::new(shape, table_mb) {
         Ok(solver) => solver,
         Err(e) => return fail(&format!("--table-mb {table_mb}: {e}")),
     };
@@ -124,16 +119,16 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
         return FAILED;
     }
     if let Some((_, set)) = sets.iter().find(|(_, set)| !set.is_empty()) {
-        warm_up(&mut solver, set);
+        solver.touch_table();
+        // A fixture never holds a finished game.
+        warm_up(set, |p| {
+            let _ = solver.solve(p);
+        });
+        solver.clear_table();
     }
     let mut report = Report {
         files: Vec::new(),
         wrong_answers: Vec::new(),
-    };
-    let question = if args.weak {
-        Question::Sign
-    } else {
-        Question::Score
     };
     for (name, set) in &sets {
         bar.set_prefix(name.clone());
@@ -143,9 +138,13 @@ fn run_on<const W: usize, const H: usize>(args: Args) -> u8 {
             &mut solver,
             |solver, p| {
                 solver.reset_nodes();
-                let score = solver.answer(p, question).value();
-                // A fixture never holds a finished game: every answer has
-                // a value.
+                // A fixture never holds a finished game: every position
+                // has a score.
+                let score = if args.weak {
+                    solver.solve_weak(p)
+                } else {
+                    solver.solve(p)
+                };
                 (score.unwrap_or_default(), solver.nodes())
             },
             |solver| {
@@ -197,14 +196,11 @@ fn default_files() -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn read_set<const W: usize, const H: usize>(
-    file: &Path,
-    limit: Option<usize>,
-) -> Result<Vec<Labelled<W, H>>, String> {
+fn read_set(shape: &Shape, file: &Path, limit: Option<usize>) -> Result<Vec<Entry>, String> {
     let name = Quoted::new(file.as_os_str().as_encoded_bytes());
     let reader = File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?;
     let mut set =
-        fixture::read::<W, H>(BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
+        fixture::read_on(shape, BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
     // A report of nothing measured would read as a pass.
     if set.is_empty() {
         return Err(format!(
@@ -217,12 +213,7 @@ fn read_set<const W: usize, const H: usize>(
     Ok(set)
 }
 
-fn record<const W: usize, const H: usize>(
-    report: &mut Report,
-    name: &str,
-    set: &[Labelled<W, H>],
-    samples: &[Sample],
-) {
+fn record(report: &mut Report, name: &str, set: &[Entry], samples: &[Sample]) {
     let s = Summary::of(samples);
     report.files.push(FileReport {
         file: name.to_string(),

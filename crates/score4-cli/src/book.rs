@@ -9,7 +9,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use score4::book::build::{self, BuildError, Options, Progress};
 use score4::book::{check, Book, BookError, CheckError, FileError, Kind};
-use score4::{BoardSize, Solver};
+use score4::BoardSize;
 
 use crate::output::{self, Output, FAILED, OK, PARTLY};
 
@@ -276,20 +276,7 @@ pub struct BookArg {
 impl BookArg {
     /// Gives `solver` the book asked for; an error is one line starting
     /// `book:`, like every other command's error about a book.
-    pub fn apply<const W: usize, const H: usize>(
-        &self,
-        solver: &mut Solver<W, H>,
-    ) -> Result<(), String> {
-        if self.no_book {
-            solver.drop_book();
-        } else if let Some(book) = self.load(BoardSize::of::<W, H>())? {
-            solver.use_book(book).map_err(|e| format!("book: {e}"))?;
-        }
-        Ok(())
-    }
-
-    /// [`apply`](Self::apply) to a solver of any size.
-    pub fn apply_any(&self, solver: &mut score4::wide::Solver) -> Result<(), String> {
+    pub fn apply(&self, solver: &mut score4::wide::Solver) -> Result<(), String> {
         if self.no_book {
             solver.drop_book();
         } else if self.book.is_some() {

@@ -129,7 +129,7 @@ pub fn run(args: Args) -> u8 {
         }
     };
     solver.set_threads(threads);
-    if let Err(message) = args.book.apply_any(&mut solver) {
+    if let Err(message) = args.book.apply(&mut solver) {
         output::error(message);
         return FAILED;
     }

@@ -17,28 +17,64 @@
 
 use std::time::{Duration, Instant};
 
-use crate::fixture::Labelled;
+use crate::fixture::{Entry, Labelled};
 use crate::position::Position;
-use crate::solver::Solver;
+use crate::wide;
 
 /// How long [`warm_up`] solves before timing starts: long enough for the
 /// code, the caches and the processor's clock to settle.
 pub const WARM_UP: Duration = Duration::from_millis(200);
 
-/// Readies `solver` for timing: has the system supply its table's memory,
-/// solves positions of `set` untimed for [`WARM_UP`], then forgets them.
-/// Without it the first positions timed pay for page faults and a cold
-/// start.
-pub fn warm_up<const W: usize, const H: usize>(solver: &mut Solver<W, H>, set: &[Labelled<W, H>]) {
-    solver.touch_table();
+/// A labelled position of a set, whatever its board.
+pub trait Label {
+    /// The position's type.
+    type Position;
+    /// 1-based line of the position in its file.
+    fn line(&self) -> usize;
+    /// The position.
+    fn position(&self) -> &Self::Position;
+    /// Its exact score.
+    fn score(&self) -> i32;
+}
+
+impl<const W: usize, const H: usize> Label for Labelled<W, H> {
+    type Position = Position<W, H>;
+    fn line(&self) -> usize {
+        self.line
+    }
+    fn position(&self) -> &Position<W, H> {
+        &self.position
+    }
+    fn score(&self) -> i32 {
+        self.score
+    }
+}
+
+impl Label for Entry {
+    type Position = wide::Position;
+    fn line(&self) -> usize {
+        self.line
+    }
+    fn position(&self) -> &wide::Position {
+        &self.position
+    }
+    fn score(&self) -> i32 {
+        self.score
+    }
+}
+
+/// Readies a solver for timing: solves positions of `set` with `solve`,
+/// untimed, for [`WARM_UP`]. Without it the first positions timed pay
+/// for a cold start. Have the system supply the table's memory first
+/// (`touch_table`), and forget what was solved after (`clear_table`).
+pub fn warm_up<L: Label>(set: &[L], mut solve: impl FnMut(&L::Position)) {
     let start = Instant::now();
     for labelled in set.iter().cycle() {
         if start.elapsed() > WARM_UP {
             break;
         }
-        solver.solve(&labelled.position);
+        solve(labelled.position());
     }
-    solver.clear_table();
 }
 
 /// The outcome of solving one labelled position.
@@ -68,32 +104,29 @@ impl Sample {
 /// (to advance a progress bar or reset a table). Both get `state`, the
 /// solver being measured. With `weak`, answers are compared with the sign
 /// of the label.
-pub fn run_set<const W: usize, const H: usize, S, F, T>(
-    set: &[Labelled<W, H>],
+pub fn run_set<L: Label, S, F, T>(
+    set: &[L],
     weak: bool,
     state: &mut S,
     mut solve: F,
     mut after: T,
 ) -> Vec<Sample>
 where
-    F: FnMut(&mut S, &Position<W, H>) -> (i32, u64),
+    F: FnMut(&mut S, &L::Position) -> (i32, u64),
     T: FnMut(&mut S),
 {
     let mut samples = Vec::with_capacity(set.len());
     for labelled in set {
         let start = Instant::now();
-        let (got, nodes) = solve(state, &labelled.position);
+        let (got, nodes) = solve(state, labelled.position());
         let elapsed = start.elapsed();
+        let score = labelled.score();
         samples.push(Sample {
-            line: labelled.line,
+            line: labelled.line(),
             elapsed,
             nodes,
             got,
-            expected: if weak {
-                labelled.score.signum()
-            } else {
-                labelled.score
-            },
+            expected: if weak { score.signum() } else { score },
         });
         after(state);
     }

@@ -19,6 +19,7 @@ use thiserror::Error;
 use crate::error::{ParseError, SolveError};
 use crate::input::{LineError, Lines, Quoted};
 use crate::position::Position;
+use crate::wide::{self, Shape};
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,6 +104,67 @@ pub fn parse_line<const W: usize, const H: usize>(
     line: usize,
     raw: &str,
 ) -> Result<Option<Labelled<W, H>>, FixtureError> {
+    let read = |moves: &str| {
+        let position = Position::<W, H>::parse(moves)?;
+        Ok((
+            position,
+            SolveError::check(&position),
+            position.moves_played(),
+        ))
+    };
+    Ok(
+        fields(line, raw, W * H, read)?.map(|(moves, position, score)| Labelled {
+            line,
+            moves,
+            position,
+            score,
+        }),
+    )
+}
+
+/// A labelled position of a board whose size is data
+/// ([`wide`](crate::wide)): [`Labelled`] of every size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The moves as written.
+    pub moves: String,
+    /// The position they reach.
+    pub position: wide::Position,
+    /// The exact score from the side to move.
+    pub score: i32,
+}
+
+/// [`parse_line`] on the board of `shape`.
+pub fn parse_line_on(shape: &Shape, line: usize, raw: &str) -> Result<Option<Entry>, FixtureError> {
+    let read = |moves: &str| {
+        let position = wide::Position::parse(shape, moves)?;
+        Ok((
+            position,
+            position.check_in_play(shape),
+            position.moves_played(),
+        ))
+    };
+    Ok(
+        fields(line, raw, shape.cells(), read)?.map(|(moves, position, score)| Entry {
+            line,
+            moves,
+            position,
+            score,
+        }),
+    )
+}
+
+/// A line's moves, position and score, the position read by `read`
+/// (which also says whether the game goes on, and the moves played), on a
+/// board of `cells` cells.
+fn fields<P>(
+    line: usize,
+    raw: &str,
+    cells: usize,
+    read: impl FnOnce(&str) -> Result<(P, Result<(), SolveError>, u32), ParseError>,
+) -> Result<Option<(String, P, i32)>, FixtureError> {
     let trimmed = raw.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
@@ -114,28 +176,24 @@ pub fn parse_line<const W: usize, const H: usize>(
             text: raw.to_string(),
         });
     };
-    let position = Position::parse(moves).map_err(|source| FixtureError::Moves { line, source })?;
-    SolveError::check(&position).map_err(|source| FixtureError::Finished { line, source })?;
+    let (position, in_play, moves_played) =
+        read(moves).map_err(|source| FixtureError::Moves { line, source })?;
+    in_play.map_err(|source| FixtureError::Finished { line, source })?;
     let score = score.parse().map_err(|_| FixtureError::Score {
         line,
         text: score.to_string(),
     })?;
-    let range = position.score_range();
+    let range = crate::score::range(cells, moves_played);
     if !range.contains(&score) {
         return Err(FixtureError::ScoreRange {
             line,
             score,
             min: *range.start(),
             max: *range.end(),
-            moves: position.moves_played(),
+            moves: moves_played,
         });
     }
-    Ok(Some(Labelled {
-        line,
-        moves: moves.to_string(),
-        position,
-        score,
-    }))
+    Ok(Some((moves.to_string(), position, score)))
 }
 
 /// Reads a whole fixture file's text.
@@ -152,6 +210,18 @@ pub fn parse<const W: usize, const H: usize>(
 pub fn read<const W: usize, const H: usize>(
     reader: impl BufRead,
 ) -> Result<Vec<Labelled<W, H>>, FixtureError> {
+    read_with(reader, parse_line)
+}
+
+/// [`read`] on the board of `shape`.
+pub fn read_on(shape: &Shape, reader: impl BufRead) -> Result<Vec<Entry>, FixtureError> {
+    read_with(reader, |line, text| parse_line_on(shape, line, text))
+}
+
+fn read_with<T>(
+    reader: impl BufRead,
+    mut parse: impl FnMut(usize, &str) -> Result<Option<T>, FixtureError>,
+) -> Result<Vec<T>, FixtureError> {
     let mut set = Vec::new();
     let mut lines = Lines::new(reader).stopping_at_long_lines();
     while let Some((line, text)) = lines
@@ -159,7 +229,7 @@ pub fn read<const W: usize, const H: usize>(
         .map_err(|e| FixtureError::Read(e.to_string()))?
     {
         let text = text.map_err(|source| FixtureError::Line { line, source })?;
-        set.extend(parse_line(line, text)?);
+        set.extend(parse(line, text)?);
     }
     Ok(set)
 }

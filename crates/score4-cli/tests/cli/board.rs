@@ -69,7 +69,8 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
             );
         }
     }
-    // Past 64 bits or nine columns: `solve` only, so far; the others say so.
+    // Past 64 bits or nine columns: `solve` and `bench` only, so far; the
+    // others say so.
     for size in ["10x4", "9x7", "4x16", "8x8", "16x7"] {
         // The first player to move has three in column 1: a win at once.
         let o = score4(&["solve", "--board", size, "121212"]);
@@ -77,7 +78,6 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
         assert!(text(&o.stdout).starts_with("121212 "), "{size}");
         let book = format!("{size}-never-written.book");
         for args in [
-            vec!["bench", "--board", size, "-"],
             vec!["play", "--board", size],
             vec![
                 "book", "build", "--board", size, "--depth", "1", "--out", &book,
@@ -89,7 +89,7 @@ fn unsupported_sizes_are_refused_naming_the_limit() {
             let err = text(&o.stderr);
             assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
             assert!(
-                err.contains("`score4 solve` on every size up to 128 bits"),
+                err.contains("`score4 solve` and `score4 bench` on every size up to 128 bits"),
                 "{args:?}: {err}"
             );
             assert!(!std::path::Path::new(&book).exists());
@@ -264,6 +264,41 @@ fn bench_checks_labelled_positions_of_another_size() {
     assert_eq!(o.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["wrong_answers"][0]["moves"], moves);
+
+    // Past 64 bits: late positions of 11x4 and 10x6 labelled by the
+    // unpruned negamax, one label off by one.
+    let mut rng = Rng::new(411);
+    for (w, h) in [(11, 4), (10, 6)] {
+        let mut lines = String::new();
+        while lines.lines().count() < 8 {
+            let Some((moves, g)) = late_game(w, h, 7 + rng.index(4), &mut rng) else {
+                continue;
+            };
+            let best = Naive::new().move_scores(&g).into_iter().flatten().max();
+            lines += &format!("{moves} {}\n", best.expect("a game that goes on"));
+        }
+        let (first, rest) = lines.split_once('\n').unwrap();
+        let (moves, score) = first.split_once(' ').unwrap();
+        let score: i32 = score.parse().unwrap();
+        // Towards zero: a score the position could have.
+        let off = if score > 0 { score - 1 } else { score + 1 };
+        let file = dir.join(format!("{w}x{h}.txt"));
+        std::fs::write(&file, format!("{moves} {off}\n{rest}")).unwrap();
+        let size = format!("{w}x{h}");
+        let o = score4(&[
+            "bench",
+            "--board",
+            &size,
+            "--json",
+            &file.display().to_string(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(report["files"][0]["positions"], 8);
+        assert_eq!(report["files"][0]["wrong"], 1);
+        assert_eq!(report["wrong_answers"][0]["moves"], moves);
+        assert_eq!(report["wrong_answers"][0]["got"], score);
+    }
 
     // The 7x6 sets are not a default for other boards.
     let o = score4(&["bench", "--board", "5x4"]);
