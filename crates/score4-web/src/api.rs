@@ -1,7 +1,6 @@
 //! The JSON API: reading a query into a task, and the answer to each task
 //! computed by a worker's solver (see `docs/web.md` for the reference).
 
-use std::any::Any;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -9,8 +8,8 @@ use serde_json::{json, Value};
 use score4::input::Quoted;
 use score4::play::{self, ChooseError, Opponent};
 use score4::rng::Rng;
-use score4::solver::{Analysis, Goal, Player, Question, Reply, ScoreRange};
-use score4::{with_board_size, BoardSize, Position, SolveError, Solver};
+use score4::solver::{Goal, Player, ScoreRange};
+use score4::wide::{self, Shape};
 
 /// What a request asks of a solver.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,7 +35,7 @@ pub enum Task {
 #[derive(Clone, Debug)]
 pub struct Query {
     /// The board size.
-    pub size: BoardSize,
+    pub size: Shape,
     /// The moves played, as sent (checked to be a game on `size`).
     pub moves: String,
     /// What to compute.
@@ -89,12 +88,10 @@ fn read(endpoint: &str, query: &str, seed: u64) -> Result<(Query, Option<Duratio
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    let size = match get("board") {
-        Some(text) => text.parse::<BoardSize>().map_err(|e| e.to_string())?,
-        None => BoardSize::STANDARD,
-    };
+    let size = get("board").unwrap_or("7x6");
+    let size = size.parse::<Shape>().map_err(|e| e.to_string())?;
     let moves = get("moves").unwrap_or("").to_string();
-    with_board_size!(size, check_moves(&moves))?;
+    check_moves(&size, &moves)?;
     let budget = get("budget").map(parse_budget).transpose()?;
     let task = match endpoint {
         "analyze" | "analyze/stream" => Task::Analyze,
@@ -115,7 +112,7 @@ fn read(endpoint: &str, query: &str, seed: u64) -> Result<(Query, Option<Duratio
                 (None, None) => Ok(Opponent::Perfect),
             }
             .map_err(|e| e.to_string())?;
-            opponent.check(size).map_err(|e| e.to_string())?;
+            opponent.check_shape(&size).map_err(|e| e.to_string())?;
             let seed = match get("seed") {
                 None => seed,
                 Some(text) => parse_seed(text)?,
@@ -159,8 +156,8 @@ fn parse_seed(text: &str) -> Result<u64, BadQuery> {
 
 /// Whether `moves` is a game on the board (finished games included: they
 /// may be analysed, though neither solved nor answered).
-fn check_moves<const W: usize, const H: usize>(moves: &str) -> Result<(), BadQuery> {
-    Position::<W, H>::parse(moves)
+fn check_moves(size: &Shape, moves: &str) -> Result<(), BadQuery> {
+    wide::Position::parse(size, moves)
         .map(|_| ())
         .map_err(|e| e.to_string())
 }
@@ -203,7 +200,7 @@ fn decode(text: &str) -> Result<String, BadQuery> {
 /// cold table, and memory stays at two tables per worker.
 #[derive(Default)]
 pub struct Slot {
-    solvers: Vec<(BoardSize, Box<dyn Any + Send>)>,
+    solvers: Vec<wide::Solver>,
 }
 
 /// Answers `query` with the slot's solver (made anew for another board),
@@ -216,35 +213,62 @@ pub fn answer(
     deadline: Instant,
     on_solver: &mut dyn FnMut(score4::StopHandle),
 ) -> (u16, Value) {
-    with_board_size!(
-        query.size,
-        answer_on(slot, table_mb, query, deadline, on_solver)
-    )
+    let solver = match solver_for(slot, &query.size, table_mb) {
+        Ok(s) => s,
+        Err(e) => return (503, json!({ "error": e })),
+    };
+    on_solver(solver.stop_handle());
+    let p = match position(query) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let shape = query.size;
+    let fields = match &query.task {
+        Task::Analyze => {
+            let a = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), QUIET, |_| {});
+            analysis(&shape, &p, &a)
+        }
+        Task::Solve { weak } => match p.check_in_play(&shape) {
+            Err(e) => return (400, json!({ "error": e.to_string() })),
+            Ok(()) => solve(solver, &p, *weak, deadline),
+        },
+        Task::Move { opponent, seed } => match p.check_in_play(&shape) {
+            Err(e) => return (400, json!({ "error": e.to_string() })),
+            Ok(()) => match reply(solver, &p, opponent, *seed, deadline) {
+                Ok(fields) => fields,
+                // The query was checked: what is left is the server's fault
+                // (a table it could not allocate).
+                Err(e) => return (500, json!({ "error": e.to_string() })),
+            },
+        },
+    };
+    (200, with_position(query, fields))
 }
 
 /// The slot's solver for the board (made anew, in place of the last other
 /// board's, if it holds none), or why it could not be made.
-fn solver_for<const W: usize, const H: usize>(
-    slot: &mut Slot,
-    size: BoardSize,
+fn solver_for<'s>(
+    slot: &'s mut Slot,
+    size: &Shape,
     table_mb: usize,
-) -> Result<&mut Solver<W, H>, String> {
-    let held = slot.solvers.iter().position(|(s, _)| *s == size);
+) -> Result<&'s mut wide::Solver, String> {
+    let held = slot.solvers.iter().position(|s| s.shape() == size);
     let i = match held {
         Some(i) => i,
         None => {
             // Drop the other board's table before the new one is made.
-            slot.solvers
-                .retain(|(size, _)| *size == BoardSize::STANDARD);
-            let solver = Solver::<W, H>::try_with_table_mb(table_mb).map_err(|e| e.to_string())?;
-            slot.solvers.push((size, Box::new(solver)));
+            slot.solvers.retain(|s| is_standard(s.shape()));
+            let solver = wide::Solver::new(*size, table_mb).map_err(|e| e.to_string())?;
+            slot.solvers.push(solver);
             slot.solvers.len() - 1
         }
     };
-    Ok(slot.solvers[i]
-        .1
-        .downcast_mut::<Solver<W, H>>()
-        .expect("the slot holds this board's solver"))
+    Ok(&mut slot.solvers[i])
+}
+
+/// Whether `shape` is the standard 7x6 board.
+fn is_standard(shape: &Shape) -> bool {
+    (shape.width(), shape.height()) == (7, 6)
 }
 
 /// The board and the moves, to which an answer's own fields are added.
@@ -261,46 +285,9 @@ fn with_position(query: &Query, fields: Value) -> Value {
 
 /// The query's position. [`read_query`] has checked its moves; a
 /// [`Query`] built otherwise has not, and its bad moves are a 400.
-fn position<const W: usize, const H: usize>(query: &Query) -> Result<Position<W, H>, (u16, Value)> {
-    Position::<W, H>::parse(&query.moves).map_err(|e| (400, json!({ "error": e.to_string() })))
-}
-
-fn answer_on<const W: usize, const H: usize>(
-    slot: &mut Slot,
-    table_mb: usize,
-    query: &Query,
-    deadline: Instant,
-    on_solver: &mut dyn FnMut(score4::StopHandle),
-) -> (u16, Value) {
-    let solver = match solver_for::<W, H>(slot, query.size, table_mb) {
-        Ok(s) => s,
-        Err(e) => return (503, json!({ "error": e })),
-    };
-    on_solver(solver.stop_handle());
-    let p = match position::<W, H>(query) {
-        Ok(p) => p,
-        Err(e) => return e,
-    };
-    let fields = match &query.task {
-        Task::Analyze => {
-            let a = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), QUIET, |_| {});
-            analysis(&p, &a)
-        }
-        Task::Solve { weak } => match SolveError::check(&p) {
-            Err(e) => return (400, json!({ "error": e.to_string() })),
-            Ok(()) => solve(solver, &p, *weak, deadline),
-        },
-        Task::Move { opponent, seed } => match SolveError::check(&p) {
-            Err(e) => return (400, json!({ "error": e.to_string() })),
-            Ok(()) => match reply(solver, &p, opponent, *seed, deadline) {
-                Ok(fields) => fields,
-                // The query was checked: what is left is the server's fault
-                // (a table it could not allocate).
-                Err(e) => return (500, json!({ "error": e.to_string() })),
-            },
-        },
-    };
-    (200, with_position(query, fields))
+fn position(query: &Query) -> Result<wide::Position, (u16, Value)> {
+    wide::Position::parse(&query.size, &query.moves)
+        .map_err(|e| (400, json!({ "error": e.to_string() })))
 }
 
 /// No progress reports wanted: one tick per budget at most.
@@ -321,36 +308,23 @@ pub fn stream(
     on_solver: &mut dyn FnMut(score4::StopHandle),
     emit: &mut dyn FnMut(Value) -> bool,
 ) -> (u16, Value) {
-    with_board_size!(
-        query.size,
-        stream_on(slot, table_mb, query, deadline, on_solver, emit)
-    )
-}
-
-fn stream_on<const W: usize, const H: usize>(
-    slot: &mut Slot,
-    table_mb: usize,
-    query: &Query,
-    deadline: Instant,
-    on_solver: &mut dyn FnMut(score4::StopHandle),
-    emit: &mut dyn FnMut(Value) -> bool,
-) -> (u16, Value) {
-    let solver = match solver_for::<W, H>(slot, query.size, table_mb) {
+    let solver = match solver_for(slot, &query.size, table_mb) {
         Ok(s) => s,
         Err(e) => return (503, json!({ "error": e })),
     };
     let handle = solver.stop_handle();
     on_solver(handle.clone());
-    let p = match position::<W, H>(query) {
+    let p = match position(query) {
         Ok(p) => p,
         Err(e) => return e,
     };
+    let shape = query.size;
     let last = solver.analyze_anytime(&p, Goal::Everything, Some(deadline), TICK, |a| {
-        if !emit(with_position(query, analysis(&p, a))) {
+        if !emit(with_position(query, analysis(&shape, &p, a))) {
             handle.stop();
         }
     });
-    (200, with_position(query, analysis(&p, &last)))
+    (200, with_position(query, analysis(&shape, &p, &last)))
 }
 
 /// 1 for the first player, 2 for the second.
@@ -362,24 +336,25 @@ fn player_number(player: Player) -> u32 {
 }
 
 /// A range as the API tells it: its bounds, the score and who wins once
-/// proven, and the words.
-fn range_json<const W: usize, const H: usize>(p: &Position<W, H>, r: ScoreRange) -> Value {
+/// proven, and the words, on a board of `cells` cells after `n` moves.
+fn range_json(cells: usize, n: u32, r: ScoreRange) -> Value {
     json!({
         "lower": r.lower,
         "upper": r.upper,
         "exact": r.exact(),
         "weak": r.weak(),
-        "words": play::range_words(p, r),
+        "words": play::range_words_after(cells, n, r),
     })
 }
 
 /// Everything an analysis has proven about `p`, as the API tells it.
-fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>) -> Value {
+fn analysis(shape: &Shape, p: &wide::Position, a: &wide::Analysis) -> Value {
     let n = p.moves_played();
-    let over = p.is_game_over();
+    let cells = shape.cells();
+    let over = p.ending(shape).is_some();
     // The last move made four, so its player (not the one to move) won.
     let winner = p
-        .opponent_has_won()
+        .opponent_has_won(shape)
         .then(|| player_number(Player::after_moves(n).other()));
     let score = a.score();
     let best_score = score.and_then(ScoreRange::exact);
@@ -390,7 +365,7 @@ fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>)
         .map(|(col, r)| match r {
             None => Value::Null,
             Some(r) => {
-                let mut v = range_json(p, *r);
+                let mut v = range_json(cells, n, *r);
                 v["col"] = json!(col + 1);
                 // `score` as before the ranges: the exact score or null.
                 v["score"] = json!(r.exact());
@@ -408,7 +383,7 @@ fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>)
         "score": best_score,
         "lower": score.map(|r| r.lower),
         "upper": score.map(|r| r.upper),
-        "words": score.map(|r| play::range_words(p, r)),
+        "words": score.map(|r| play::range_words_after(cells, n, r)),
         "columns": columns,
         "best": a.best().map(|b| json!({ "col": b.column + 1, "proven": b.proven })),
         "complete": over || a.done,
@@ -421,47 +396,43 @@ fn analysis<const W: usize, const H: usize>(p: &Position<W, H>, a: &Analysis<W>)
     out
 }
 
-fn solve<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-    weak: bool,
-    deadline: Instant,
-) -> Value {
-    let question = if weak {
-        Question::Sign
+/// The score of `p` (in play), or its sign, by `deadline`.
+fn solve(solver: &mut wide::Solver, p: &wide::Position, weak: bool, deadline: Instant) -> Value {
+    let cells = solver.shape().cells();
+    let found = if weak {
+        solver.solve_weak_until(p, Some(deadline))
     } else {
-        Question::Score
+        solver.solve_until(p, Some(deadline))
     };
-    match solver.answer_until(p, question, Some(deadline)) {
-        Ok(Reply::Sign(s)) => json!({ "sign": s, "complete": true }),
-        Ok(reply) => {
-            let score = reply.value();
-            json!({
-                "score": score,
-                "words": score.and_then(|s| play::words(p, s)),
-                "complete": true,
-            })
-        }
+    // The caller checked that the game goes on.
+    match found.unwrap_or(Err(score4::Stopped)) {
+        Ok(s) if weak => json!({ "sign": s, "complete": true }),
+        Ok(score) => json!({
+            "score": score,
+            "words": play::words_after(cells, p.moves_played(), score),
+            "complete": true,
+        }),
         Err(_) if weak => json!({ "sign": null, "complete": false }),
         Err(_) => json!({ "score": null, "words": "?", "complete": false }),
     }
 }
 
-fn reply<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
+fn reply(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
     opponent: &Opponent,
     seed: u64,
     deadline: Instant,
 ) -> Result<Value, ChooseError> {
     let mut rng = Rng::new(seed);
-    let (column, complete) = match play::choose_until(solver, p, opponent, &mut rng, Some(deadline))
-    {
+    let shape = *solver.shape();
+    let chosen = play::choose_until_any(solver, p, opponent, &mut rng, Some(deadline));
+    let (column, complete) = match chosen {
         Ok(choice) => (choice.column, choice.proven),
         // Stopped (its client gone, or the classic engine out of
         // time): a move that does not lose at once, centre first, so
         // that a game goes on rather than hangs.
-        Err(ChooseError::Stopped(_)) => (play::quick_move(p), false),
+        Err(ChooseError::Stopped(_)) => (play::quick_move_any(&shape, p), false),
         Err(e) => return Err(e),
     };
     Ok(json!({
@@ -473,7 +444,7 @@ fn reply<const W: usize, const H: usize>(
 
 /// The board sizes a client may ask for, as text.
 pub fn sizes() -> Vec<String> {
-    BoardSize::all().map(|s| s.to_string()).collect()
+    Shape::all().map(|s| s.to_string()).collect()
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use score4::play;
 use score4::rng::Rng;
 use score4::solver::ScoreRange;
 use score4::{Board, Position, Solver};
+use score4_testkit::naive::{late_game, Naive};
 use score4_web::{start, Config, Server};
 
 fn server(config: Config) -> Server {
@@ -182,6 +183,69 @@ fn check_analysis<const W: usize, const H: usize>(addr: SocketAddr, games: &[Str
 }
 
 #[test]
+fn boards_past_64_bits_are_answered_as_the_unpruned_negamax_says() {
+    let s = server(Config {
+        budget: Duration::from_secs(120),
+        ..Config::default()
+    });
+    let addr = s.addr();
+    let mut rng = score4_testkit::Rng::new(1016);
+    for (w, h) in [(10, 6), (11, 4), (16, 4)] {
+        let shape = score4::wide::Shape::new(w, h).unwrap();
+        let mut checked = 0;
+        while checked < 3 {
+            let empty = 7 + rng.index(4);
+            let Some((moves, g)) = late_game(w, h, empty, &mut rng) else {
+                continue;
+            };
+            let n = (w * h - empty) as u32;
+            let scores = Naive::new().move_scores(&g);
+            let (status, v) = get(addr, &format!("/api/analyze?board={w}x{h}&moves={moves}"));
+            assert_eq!(status, 200, "{v}");
+            assert_eq!(v["complete"], true, "{moves}");
+            assert_eq!(v["columns"].as_array().map(Vec::len), Some(w));
+            for (c, s) in scores.iter().enumerate() {
+                let col = &v["columns"][c];
+                match s {
+                    None => assert!(col.is_null(), "{moves} col {c}"),
+                    Some(s) => {
+                        assert_eq!(col["score"].as_i64(), Some(i64::from(*s)), "{moves}");
+                        assert_eq!(col["col"], c + 1);
+                        let words = play::words_after(w * h, n, *s);
+                        assert_eq!(col["words"].as_str(), words.as_deref());
+                    }
+                }
+            }
+            // Perfect play: the best score, the centre-most among equals.
+            let best = scores.iter().flatten().max().copied();
+            let expected = shape
+                .centre_first()
+                .iter()
+                .find(|&&c| scores[c].is_some() && scores[c] == best)
+                .map(|c| c + 1);
+            let target = format!("/api/move?board={w}x{h}&moves={moves}&opponent=perfect");
+            let (status, m) = get(addr, &target);
+            assert_eq!(status, 200, "{m}");
+            assert_eq!(m["column"].as_u64(), expected.map(|c| c as u64), "{moves}");
+            assert_eq!(m["complete"], true);
+            checked += 1;
+        }
+    }
+    // Columns past 9 are letters, in either case: three of the first
+    // player's in column 10, a win at once with its 4th disc.
+    let (status, v) = get(addr, "/api/solve?board=12x4&moves=AbAbAb");
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["score"], 21);
+    assert_eq!(v["moves"], "AbAbAb");
+    let (status, v) = get(addr, "/api/move?board=10x4&level=3");
+    assert_eq!(status, 400);
+    assert!(v["error"]
+        .as_str()
+        .unwrap()
+        .contains("only on 7x6, not on 10x4"));
+}
+
+#[test]
 fn analyze_solve_and_move_agree_with_the_library() {
     // A budget no search here needs, on a machine however busy.
     let s = server(Config {
@@ -260,7 +324,7 @@ fn garbage_gets_a_json_error_and_the_server_stays_up() {
             "/api/analyze?board=seven".into(),
         ),
         (400, "is not supported", "/api/analyze?board=3x3".into()),
-        (400, "is not supported", "/api/analyze?board=10x6".into()),
+        (400, "is not supported", "/api/analyze?board=17x4".into()),
         (
             400,
             "move 3: column 8 is out of range 1..7",

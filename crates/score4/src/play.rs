@@ -24,14 +24,17 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::bitboard::Geometry;
+use crate::bitboard::{Bitboard, Geometry};
 use crate::board::Board;
 use crate::classic::{self, Outcome, Request, MAX_LEVEL};
 use crate::input::Quoted;
+use crate::layout::{CellSet, Layout};
 use crate::position::Position;
 use crate::rng::Rng;
+use crate::score;
 use crate::size::BoardSize;
-use crate::solver::{Goal, Player, ScoreRange, Solver, Stopped, Verdict};
+use crate::solver::{best_of, BestSoFar, Goal, Node, Player, ScoreRange, Solver, Stopped, Verdict};
+use crate::wide::{self, Shape};
 use crate::TableError;
 
 /// The softmax temperature of plain `soft`: a move one point worse is
@@ -85,10 +88,16 @@ impl Opponent {
     /// Whether this opponent can play on a board of `size`: the classic
     /// engine knows only 7x6.
     pub fn check(&self, size: BoardSize) -> Result<(), OpponentError> {
+        self.check_shape(&Shape::any(size.width(), size.height()))
+    }
+
+    /// [`check`](Self::check) on a board of any size.
+    pub fn check_shape(&self, shape: &Shape) -> Result<(), OpponentError> {
         match self {
-            Opponent::Classic { .. } if size != BoardSize::STANDARD => {
-                Err(OpponentError::ClassicBoard { size })
-            }
+            Opponent::Classic { .. } if !is_standard(shape) => Err(OpponentError::ClassicBoard {
+                width: shape.width(),
+                height: shape.height(),
+            }),
             _ => Ok(()),
         }
     }
@@ -141,10 +150,12 @@ pub enum OpponentError {
     #[error("bad temperature {}: expected a number above 0 and at most {}", Quoted::new(.0), MAX_TEMPERATURE)]
     BadTemperature(String),
     /// The classic engine asked to play on a board other than 7x6.
-    #[error("the classic engine plays only on 7x6, not on {size}")]
+    #[error("the classic engine plays only on 7x6, not on {width}x{height}")]
     ClassicBoard {
-        /// The board it was asked to play on.
-        size: BoardSize,
+        /// The width of the board it was asked to play on.
+        width: usize,
+        /// Its height.
+        height: usize,
     },
 }
 
@@ -206,10 +217,12 @@ pub enum ChooseError {
     #[error(transparent)]
     Stopped(#[from] Stopped),
     /// The classic engine asked to play on a board other than 7x6.
-    #[error("the classic engine plays only on 7x6, not on {size}")]
+    #[error("the classic engine plays only on 7x6, not on {width}x{height}")]
     ClassicBoard {
-        /// The board it was asked to play on.
-        size: BoardSize,
+        /// The width of the board it was asked to play on.
+        width: usize,
+        /// Its height.
+        height: usize,
     },
     /// The classic engine's table could not be allocated.
     #[error(transparent)]
@@ -220,19 +233,37 @@ pub enum ChooseError {
 /// one that wins at once, else one that does not hand the opponent a win
 /// at once, else any; the centre-most first. `None` once the game is over.
 pub fn quick_move<const W: usize, const H: usize>(p: &Position<W, H>) -> Option<usize> {
+    quick(p)
+}
+
+/// [`quick_move`] on a board of any size.
+pub fn quick_move_any(shape: &Shape, p: &wide::Position) -> Option<usize> {
+    quick(&wide::placed(shape, p))
+}
+
+fn quick<N: Node>(p: &N) -> Option<usize> {
     if p.is_game_over() {
         return None;
     }
+    let layout = p.layout();
     let order = || {
-        Geometry::<W, H>::CENTRE_FIRST
-            .into_iter()
+        layout
+            .centre_first()
+            .iter()
+            .copied()
             .filter(|&c| p.can_play(c))
     };
-    let safe = p.non_losing_moves();
+    let safe = p.non_losing_moves_against(p.opponent_winning_cells());
     order()
         .find(|&c| p.is_winning_move(c))
-        .or_else(|| order().find(|&c| safe.contains(p.landing_cell(c))))
+        .or_else(|| order().find(|&c| (safe & p.landing(c)).any()))
         .or_else(|| order().next())
+}
+
+/// Whether `shape` is the standard 7x6 board, the classic engine's.
+fn is_standard(shape: &Shape) -> bool {
+    let standard = BoardSize::STANDARD;
+    (shape.width(), shape.height()) == (standard.width(), standard.height())
 }
 
 /// The move (0-based column) `opponent` plays in `p`, `None` for
@@ -251,18 +282,65 @@ pub fn choose<const W: usize, const H: usize>(
     if p.is_game_over() {
         return Ok(None);
     }
+    let order = &Geometry::<W, H>::CENTRE_FIRST;
     match *opponent {
         Opponent::Human => Ok(None),
         Opponent::Perfect => Ok(solver.best_move_until(p, deadline)?),
-        Opponent::Classic { level } => classic_move(p, level),
-        Opponent::Fair => {
-            let scores = settled(solver.analyze_until(p, deadline))?;
-            Ok(fair_move::<W, H>(&scores, rng))
+        Opponent::Classic { level } => classic_move(
+            &Shape::any(W, H),
+            p.current().bits().into(),
+            p.opponent().bits().into(),
+            level,
+        ),
+        Opponent::Fair | Opponent::Soft { .. } => {
+            let scores = settled(&solver.analyze_until(p, deadline))?;
+            Ok(scored_move(opponent, &scores, order, rng))
         }
-        Opponent::Soft { temperature } => {
-            let scores = settled(solver.analyze_until(p, deadline))?;
-            Ok(soft_move(&scores, temperature, rng))
+    }
+}
+
+/// [`choose`] on a board of any size.
+pub fn choose_any(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
+    opponent: &Opponent,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Option<usize>, ChooseError> {
+    let shape = *solver.shape();
+    if p.ending(&shape).is_some() {
+        return Ok(None);
+    }
+    let order = shape.centre_first();
+    fn in_play<T>(e: crate::SolveError) -> T {
+        unreachable!("a game that goes on: {e}")
+    }
+    match *opponent {
+        Opponent::Human => Ok(None),
+        Opponent::Perfect => Ok(Some(
+            solver
+                .best_move_until(p, deadline)
+                .unwrap_or_else(in_play)?,
+        )),
+        Opponent::Classic { level } => classic_move(&shape, p.current(), p.opponent(), level),
+        Opponent::Fair | Opponent::Soft { .. } => {
+            let scores = settled(&solver.analyze_until(p, deadline).unwrap_or_else(in_play))?;
+            Ok(scored_move(opponent, &scores, order, rng))
         }
+    }
+}
+
+/// The move of [`Opponent::Fair`] or [`Opponent::Soft`] among exact
+/// `scores`, the board's columns being `order` centre first.
+fn scored_move(
+    opponent: &Opponent,
+    scores: &[Option<i32>],
+    order: &[usize],
+    rng: &mut Rng,
+) -> Option<usize> {
+    match *opponent {
+        Opponent::Soft { temperature } => soft_move(scores, temperature, rng),
+        _ => fair_move(scores, order, rng),
     }
 }
 
@@ -301,19 +379,8 @@ pub fn choose_until<const W: usize, const H: usize>(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Choice, ChooseError> {
-    let proven = |column| Choice {
-        column,
-        proven: true,
-    };
-    if deadline.is_none() || p.is_game_over() {
+    let Some(goal) = analysed(opponent).filter(|_| deadline.is_some() && !p.is_game_over()) else {
         return choose(solver, p, opponent, rng, deadline).map(proven);
-    }
-    let goal = match opponent {
-        Opponent::Human | Opponent::Classic { .. } => {
-            return choose(solver, p, opponent, rng, deadline).map(proven)
-        }
-        Opponent::Perfect => Goal::BestMove,
-        Opponent::Fair | Opponent::Soft { .. } => Goal::Everything,
     };
     let handle = solver.stop_handle();
     if handle.is_stopped() {
@@ -323,22 +390,95 @@ pub fn choose_until<const W: usize, const H: usize>(
     if handle.is_stopped() {
         return Err(ChooseError::Stopped(Stopped));
     }
-    let best = analysis.best();
-    let exact = analysis.columns.map(|r| r.and_then(ScoreRange::exact));
-    Ok(match opponent {
+    let order = &Geometry::<W, H>::CENTRE_FIRST;
+    Ok(pick(
+        opponent,
+        &analysis.columns,
+        analysis.best(),
+        analysis.done,
+        order,
+        rng,
+    ))
+}
+
+/// [`choose_until`] on a board of any size.
+pub fn choose_until_any(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
+    opponent: &Opponent,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Choice, ChooseError> {
+    let shape = *solver.shape();
+    let over = p.ending(&shape).is_some();
+    let Some(goal) = analysed(opponent).filter(|_| deadline.is_some() && !over) else {
+        return choose_any(solver, p, opponent, rng, deadline).map(proven);
+    };
+    let handle = solver.stop_handle();
+    if handle.is_stopped() {
+        return Err(ChooseError::Stopped(Stopped));
+    }
+    let analysis = solver.proving(p, goal, deadline);
+    if handle.is_stopped() {
+        return Err(ChooseError::Stopped(Stopped));
+    }
+    let order = shape.centre_first();
+    Ok(pick(
+        opponent,
+        &analysis.columns,
+        analysis.best(),
+        analysis.done,
+        order,
+        rng,
+    ))
+}
+
+/// A move proven to be the one the opponent plays.
+fn proven(column: Option<usize>) -> Choice {
+    Choice {
+        column,
+        proven: true,
+    }
+}
+
+/// What an anytime analysis must prove for `opponent` to play, if it plays
+/// from scores at all.
+fn analysed(opponent: &Opponent) -> Option<Goal> {
+    match opponent {
+        Opponent::Human | Opponent::Classic { .. } => None,
+        Opponent::Perfect => Some(Goal::BestMove),
+        Opponent::Fair | Opponent::Soft { .. } => Some(Goal::Everything),
+    }
+}
+
+/// The move `opponent` plays by what an analysis proved: every column's
+/// range (`done` once all are exact) and the best move so far, the board's
+/// columns being `order` centre first.
+fn pick(
+    opponent: &Opponent,
+    columns: &[Option<ScoreRange>],
+    best: Option<BestSoFar>,
+    done: bool,
+    order: &[usize],
+    rng: &mut Rng,
+) -> Choice {
+    match opponent {
         Opponent::Perfect => Choice {
             column: best.map(|b| b.column),
             proven: best.is_some_and(|b| b.proven),
         },
-        Opponent::Fair if analysis.done => proven(fair_move::<W, H>(&exact, rng)),
-        Opponent::Soft { temperature } if analysis.done => {
-            proven(soft_move(&exact, *temperature, rng))
+        _ if done => {
+            let exact: Vec<Option<i32>> = columns
+                .iter()
+                .map(|r| r.and_then(ScoreRange::exact))
+                .collect();
+            proven(scored_move(opponent, &exact, order, rng))
         }
         // Out of time: a move proven not to lose, if any, else the best
         // by what was proven.
         _ => {
-            let safe: Vec<usize> = (0..W)
-                .filter(|&c| analysis.columns[c].is_some_and(|r| r.lower >= 0))
+            let safe: Vec<usize> = (0..columns.len())
+                .filter(|&c| columns[c].is_some_and(|r| r.lower >= 0))
                 .collect();
             let column = if safe.is_empty() {
                 best.map(|b| b.column)
@@ -350,40 +490,28 @@ pub fn choose_until<const W: usize, const H: usize>(
                 proven: false,
             }
         }
-    })
+    }
 }
 
 /// Every column's score, or `Stopped` if any playable column was not settled.
-fn settled<const W: usize>(
-    scores: [Option<Result<i32, Stopped>>; W],
-) -> Result<[Option<i32>; W], Stopped> {
-    let mut out = [None; W];
-    for (o, s) in out.iter_mut().zip(scores) {
-        *o = s.transpose()?;
-    }
-    Ok(out)
+fn settled(scores: &[Option<Result<i32, Stopped>>]) -> Result<Vec<Option<i32>>, Stopped> {
+    scores.iter().map(|s| s.transpose()).collect()
 }
 
 /// A uniformly random column among those scoring at least 0, or the best
-/// (slowest loss, centre-most) when every move loses.
-fn fair_move<const W: usize, const H: usize>(
-    scores: &[Option<i32>; W],
-    rng: &mut Rng,
-) -> Option<usize> {
-    let good = || (0..W).filter(|&c| scores[c].is_some_and(|s| s >= 0));
+/// (slowest loss, centre-most, the columns being `order` centre first)
+/// when every move loses.
+fn fair_move(scores: &[Option<i32>], order: &[usize], rng: &mut Rng) -> Option<usize> {
+    let good = || (0..scores.len()).filter(|&c| scores[c].is_some_and(|s| s >= 0));
     let count = good().count();
     if count == 0 {
-        return Solver::<W, H>::best_of(scores);
+        return best_of(order, scores);
     }
     good().nth(rng.index(count))
 }
 
 /// A column drawn with probability proportional to `exp(score / t)`.
-fn soft_move<const W: usize>(
-    scores: &[Option<i32>; W],
-    temperature: f64,
-    rng: &mut Rng,
-) -> Option<usize> {
+fn soft_move(scores: &[Option<i32>], temperature: f64, rng: &mut Rng) -> Option<usize> {
     let best = scores.iter().flatten().max().copied()?;
     // Shifted by the best score so the largest weight is 1 and nothing overflows.
     let weight = |s: i32| (f64::from(s - best) / temperature).exp();
@@ -404,18 +532,27 @@ fn soft_move<const W: usize>(
     last
 }
 
-/// The classic engine's move in `p` (7x6 only), the side to move playing
-/// orange, exactly as the engine protocol answers the same cells.
-fn classic_move<const W: usize, const H: usize>(
-    p: &Position<W, H>,
+/// The classic engine's move (7x6 only) in the position of the side to
+/// move's discs `current` and the opponent's, on the board of `shape`,
+/// the side to move playing orange, exactly as the engine protocol
+/// answers the same cells.
+fn classic_move(
+    shape: &Shape,
+    current: u128,
+    opponent: u128,
     level: u32,
 ) -> Result<Option<usize>, ChooseError> {
-    let size = BoardSize::of::<W, H>();
     // On the standard board the layouts are one, so the discs carry over.
-    let standard = (size == BoardSize::STANDARD)
-        .then(|| Position::<7, 6>::from_sides(p.current(), p.opponent()))
+    let standard = is_standard(shape)
+        .then(|| {
+            let bits = |cells: u128| Bitboard(cells as u64);
+            Position::<7, 6>::from_sides(bits(current), bits(opponent))
+        })
         .flatten()
-        .ok_or(ChooseError::ClassicBoard { size })?;
+        .ok_or(ChooseError::ClassicBoard {
+            width: shape.width(),
+            height: shape.height(),
+        })?;
     let request = Request {
         board: Board::from_position(&standard),
         level,
@@ -447,6 +584,12 @@ pub fn words<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> 
     told(p, score).map(|t| t.to_string())
 }
 
+/// [`words`] on a board of `cells` cells after `moves` moves, whatever its
+/// size.
+pub fn words_after(cells: usize, moves: u32, score: i32) -> Option<String> {
+    told_after(cells, moves, score).map(|t| t.to_string())
+}
+
 /// A move's score as [`words`] tells it, before it is put in words: for
 /// faces that show it otherwise (a colour, a short mark).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -471,8 +614,12 @@ impl fmt::Display for Told {
 
 /// [`words`] without the words; `None` for a score no game from `p` can have.
 pub fn told<const W: usize, const H: usize>(p: &Position<W, H>, score: i32) -> Option<Told> {
-    let verdict = Verdict::of(p, score)?;
-    let n = p.moves_played();
+    told_after(W * H, p.moves_played(), score)
+}
+
+/// [`told`] on a board of `cells` cells after `n` moves.
+pub fn told_after(cells: usize, n: u32, score: i32) -> Option<Told> {
+    let verdict = Verdict::after(cells, n, score)?;
     // Discs each player has on the board: the first player has moved
     // once more when the count is odd.
     let discs = |who: Player| match who {
@@ -508,12 +655,18 @@ pub fn range_words<const W: usize, const H: usize>(
     p: &Position<W, H>,
     range: ScoreRange,
 ) -> String {
+    range_words_after(W * H, p.moves_played(), range)
+}
+
+/// [`range_words`] on a board of `cells` cells after `n` moves.
+pub fn range_words_after(cells: usize, n: u32, range: ScoreRange) -> String {
     let unknown = || "not proven yet".to_string();
+    let told = |score| told_after(cells, n, score);
     if let Some(score) = range.exact() {
-        return words(p, score).unwrap_or_else(unknown);
+        return told(score).map_or_else(unknown, |t| t.to_string());
     }
     // A higher lower bound is a sooner win; a lower upper bound a sooner loss.
-    match (told(p, range.lower), told(p, range.upper)) {
+    match (told(range.lower), told(range.upper)) {
         (Some(Told::Win(n)), _) => return format!("win in at most {n}"),
         (_, Some(Told::Loss(n))) => return format!("loss in at most {n}"),
         (Some(Told::Draw), _) => return "draw or better".to_string(),
@@ -521,13 +674,17 @@ pub fn range_words<const W: usize, const H: usize>(
         _ => {}
     }
     // Both sides of zero still open: what is proven is how soon the game
-    // could end at the earliest, where that is more than any move has.
-    let widest = ScoreRange::from(Solver::<W, H>::score_range(p.moves_played() as i32 + 1));
+    // could end at the earliest, where that is more than any move has:
+    // the range of a move's score, the opponent's at best next but one.
+    let widest = ScoreRange {
+        lower: -score::win(cells, n + 2),
+        upper: score::win(cells, n + 3),
+    };
     let mut parts = Vec::new();
-    if let (true, Some(Told::Loss(n))) = (range.lower > -widest.upper, told(p, range.lower)) {
+    if let (true, Some(Told::Loss(n))) = (range.lower > -widest.upper, told(range.lower)) {
         parts.push(format!("no loss in under {n}"));
     }
-    if let (true, Some(Told::Win(n))) = (range.upper < -widest.lower, told(p, range.upper)) {
+    if let (true, Some(Told::Win(n))) = (range.upper < -widest.lower, told(range.upper)) {
         parts.push(format!("no win in under {n}"));
     }
     if parts.is_empty() {

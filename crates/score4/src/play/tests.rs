@@ -213,7 +213,8 @@ fn classic_matches_the_engine_on_random_positions() {
             None
         ),
         Err(ChooseError::ClassicBoard {
-            size: BoardSize::of::<5, 4>()
+            width: 5,
+            height: 4
         })
     );
 }

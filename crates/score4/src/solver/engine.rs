@@ -564,7 +564,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         {
             *score = analysed.transpose()?;
         }
-        Ok(best_of(&layout, scores.as_ref()))
+        Ok(best_of(layout.centre_first(), scores.as_ref()))
     }
 
     /// Whether playing `col` (playable) in `p` (not over), whose score is
@@ -749,11 +749,12 @@ pub(crate) fn next_probe(layout: &impl Layout, min: i32, max: i32, probes: u32, 
     tuning::next_probe(min, max, probes, moves, sign)
 }
 
-/// The best move among analysed scores (by column): the highest score,
-/// the centre-most among equals.
-pub(crate) fn best_of(layout: &impl Layout, scores: &[Option<i32>]) -> Option<usize> {
+/// The best move among analysed scores (by column) of a board whose
+/// columns are `order` centre first: the highest score, the centre-most
+/// among equals.
+pub(crate) fn best_of(order: &[usize], scores: &[Option<i32>]) -> Option<usize> {
     let mut best: Option<(i32, usize)> = None;
-    for &col in layout.centre_first() {
+    for &col in order {
         if let Some(s) = scores[col] {
             if best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, col));

@@ -73,7 +73,7 @@ use crate::score;
 pub(crate) use anytime::Windows;
 pub(crate) use anytime::{best_among, prove, score_among, watch, Counts, Progress};
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
-pub(crate) use engine::{built_for, AnyEngine, Ask, Engine, Found, Parts};
+pub(crate) use engine::{best_of, built_for, AnyEngine, Ask, Engine, Found, Parts};
 pub use journal::{JournalError, JournalLoaded};
 pub(crate) use node::{Node, Store};
 pub use stop::{StopHandle, Stopped};
@@ -550,7 +550,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// The best move among analysed scores (as [`analyze`](Self::analyze)
     /// returns them): the highest score, the centre-most among equals.
     pub fn best_of(scores: &[Option<i32>; W]) -> Option<usize> {
-        engine::best_of(&Geometry::<W, H>, scores)
+        engine::best_of(&Geometry::<W, H>::CENTRE_FIRST, scores)
     }
 
     /// Every best move (a column that keeps the position's score), with

@@ -27,5 +27,6 @@ pub mod shape;
 pub mod table;
 
 pub use position::Position;
+pub(crate) use search::placed;
 pub use search::{Analysis, Solver};
 pub use shape::Shape;

@@ -167,6 +167,16 @@ impl Solver {
         Ok(self.score(p, Ask::Sign, None)?.unwrap_or_else(never))
     }
 
+    /// [`solve_weak`](Self::solve_weak), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn solve_weak_until(
+        &mut self,
+        p: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Result<i32, Stopped>, SolveError> {
+        self.score(p, Ask::Sign, Some(deadline))
+    }
+
     /// The score of every move of `p` (the negated score of the position
     /// after it), `None` for a full column; a move that wins at once
     /// scores the win.
@@ -191,14 +201,50 @@ impl Solver {
         Ok((score, moves[..self.shape.width()].to_vec()))
     }
 
+    /// [`analyze`](Self::analyze), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`: the columns
+    /// settled before then have their score, the others `Err(Stopped)`.
+    #[allow(clippy::type_complexity)]
+    pub fn analyze_until(
+        &mut self,
+        p: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<Option<Result<i32, Stopped>>>, SolveError> {
+        // A stop settles some columns, not the whole: never an error.
+        let found = self
+            .ask(p, Ask::Moves, Some(deadline))?
+            .unwrap_or_else(never);
+        let Found::Moves(scores) = found else {
+            unreachable!("moves asked, {found:?} found")
+        };
+        Ok(scores[..self.shape.width()].to_vec())
+    }
+
     /// A best move (0-based column): the fastest win, else a draw, else
     /// the slowest loss; among equals, the one nearest the centre.
     pub fn best_move(&mut self, p: &Position) -> Result<usize, SolveError> {
-        let found = self.ask(p, Ask::BestMove, None)?.unwrap_or_else(never);
-        match found {
-            Found::Move(Some(col)) => Ok(col),
+        Ok(self.best_move_asked(p, None)?.unwrap_or_else(never))
+    }
+
+    /// [`best_move`](Self::best_move), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn best_move_until(
+        &mut self,
+        p: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Result<usize, Stopped>, SolveError> {
+        self.best_move_asked(p, Some(deadline))
+    }
+
+    fn best_move_asked(
+        &mut self,
+        p: &Position,
+        until: Option<Option<Instant>>,
+    ) -> Result<Result<usize, Stopped>, SolveError> {
+        Ok(self.ask(p, Ask::BestMove, until)?.map(|found| match found {
+            Found::Move(Some(col)) => col,
             found => unreachable!("a position in play has a best move, {found:?} found"),
-        }
+        }))
     }
 
     /// Analyses `p` as
@@ -227,6 +273,20 @@ impl Solver {
             });
             Analysis::of(&done, width)
         })
+    }
+
+    /// The anytime analysis on the calling thread, without reports.
+    pub(crate) fn proving(
+        &mut self,
+        p: &Position,
+        goal: Goal,
+        deadline: Option<Instant>,
+    ) -> Analysis {
+        let width = self.shape.width();
+        let placed = placed(&self.shape, p);
+        let mut asking = Asking(&mut *self.engine);
+        let done = prove(&mut asking, &placed, goal, deadline, Instant::now(), |_| {});
+        Analysis::of(&done, width)
     }
 
     /// A score asked of `p` in play (`Ask::Score` or `Ask::Sign`),
@@ -417,9 +477,14 @@ fn never<T>(_: Stopped) -> T {
     unreachable!("only a search given a deadline is stopped")
 }
 
+/// `p` beside `shape`, as the search takes it.
+pub(crate) fn placed<'s>(shape: &'s Shape, p: &Position) -> Placed<'s> {
+    Placed { shape, p: *p }
+}
+
 /// A position beside its shape: what the search needs of a position.
 #[derive(Clone, Copy)]
-struct Placed<'s> {
+pub(crate) struct Placed<'s> {
     shape: &'s Shape,
     p: Position,
 }

@@ -71,6 +71,15 @@ impl Shape {
             && width * (height + 1) <= MAX_LAYOUT_BITS
     }
 
+    /// Every size [`new`](Self::new) accepts, by width then height.
+    pub fn all() -> impl Iterator<Item = Shape> {
+        (MIN_WIDTH..=MAX_WIDTH).flat_map(|width| {
+            (MIN_HEIGHT..)
+                .take_while(move |&height| Self::supports(width, height))
+                .map(move |height| Self::any(width, height))
+        })
+    }
+
     /// Any shape that fits the layout, small ones included (tests compare
     /// whole small boards with slow models).
     ///
