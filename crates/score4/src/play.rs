@@ -33,7 +33,9 @@ use crate::position::Position;
 use crate::rng::Rng;
 use crate::score;
 use crate::size::BoardSize;
-use crate::solver::{best_of, BestSoFar, Goal, Node, Player, ScoreRange, Solver, Stopped, Verdict};
+use crate::solver::{
+    best_of, BestSoFar, Goal, Node, Player, ScoreRange, Solver, StopHandle, Stopped, Verdict,
+};
 use crate::wide::{self, Shape};
 use crate::TableError;
 
@@ -383,22 +385,11 @@ pub fn choose_until<const W: usize, const H: usize>(
         return choose(solver, p, opponent, rng, deadline).map(proven);
     };
     let handle = solver.stop_handle();
-    if handle.is_stopped() {
-        return Err(ChooseError::Stopped(Stopped));
-    }
-    let analysis = solver.proving(p, goal, deadline, Instant::now(), |_| {});
-    if handle.is_stopped() {
-        return Err(ChooseError::Stopped(Stopped));
-    }
     let order = &Geometry::<W, H>::CENTRE_FIRST;
-    Ok(pick(
-        opponent,
-        &analysis.columns,
-        analysis.best(),
-        analysis.done,
-        order,
-        rng,
-    ))
+    analysed_choice(&handle, opponent, order, rng, || {
+        let analysis = solver.proving(p, goal, deadline, Instant::now(), |_| {});
+        (analysis.columns.to_vec(), analysis.best(), analysis.done)
+    })
 }
 
 /// [`choose_until`] on a board of any size.
@@ -415,22 +406,32 @@ pub fn choose_until_any(
         return choose_any(solver, p, opponent, rng, deadline).map(proven);
     };
     let handle = solver.stop_handle();
+    analysed_choice(&handle, opponent, shape.centre_first(), rng, || {
+        let analysis = solver.proving(p, goal, deadline);
+        let best = analysis.best();
+        (analysis.columns, best, analysis.done)
+    })
+}
+
+/// The move `opponent` plays by what `analyse` proves (every column's
+/// range, the best move so far, whether all are exact), the board's
+/// columns being `order` centre first; `Stopped` if the solver's `handle`
+/// was stopped before or during the analysis.
+fn analysed_choice(
+    handle: &StopHandle,
+    opponent: &Opponent,
+    order: &[usize],
+    rng: &mut Rng,
+    analyse: impl FnOnce() -> (Vec<Option<ScoreRange>>, Option<BestSoFar>, bool),
+) -> Result<Choice, ChooseError> {
     if handle.is_stopped() {
         return Err(ChooseError::Stopped(Stopped));
     }
-    let analysis = solver.proving(p, goal, deadline);
+    let (columns, best, done) = analyse();
     if handle.is_stopped() {
         return Err(ChooseError::Stopped(Stopped));
     }
-    let order = shape.centre_first();
-    Ok(pick(
-        opponent,
-        &analysis.columns,
-        analysis.best(),
-        analysis.done,
-        order,
-        rng,
-    ))
+    Ok(pick(opponent, &columns, best, done, order, rng))
 }
 
 /// A move proven to be the one the opponent plays.
