@@ -123,7 +123,7 @@ pub fn parse_line<const W: usize, const H: usize>(
 }
 
 /// A labelled position of a board whose size is data
-/// ([`wide`](crate::wide)): [`Labelled`] of every size.
+/// ([`crate::wide`]): [`Labelled`] of every size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// 1-based line number in the file.
