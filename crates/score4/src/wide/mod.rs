@@ -11,7 +11,10 @@
 //! - [`shape`]: the dimensions and masks.
 //! - [`notation`]: one character a move on every width, `1`-`9` then `a`-`g`.
 //! - [`position`]: a position as two sets of cells and a move count.
-//! - [`table`] and [`search`]: the solver.
+//! - [`table`] and [`search`]: the solver. [`Solver`] takes every size
+//!   up to 128 bits: the compiled search on a compiled size, the search
+//!   of sizes as data on the others; the faces that offer every board
+//!   (`score4 solve`, `bench`, `serve`) go through it.
 //!
 //! ```
 //! use score4::wide::{Position, Shape, Solver};
