@@ -370,7 +370,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         path: &Path,
         min_work: u64,
     ) -> Result<JournalLoaded, JournalError> {
-        if S::Key::from_journal(0).is_none() {
+        if !S::Key::JOURNALLED {
             return Err(JournalError::SizeAsData {
                 width: self.width,
                 height: self.height,

@@ -27,11 +27,15 @@ pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
     /// The key as the journal keeps it, if the journal can (its keys are
     /// 64 bits).
     fn in_journal(self) -> Option<u64>;
+    /// Whether the journal keeps keys of this kind (its keys are 64 bits).
+    const JOURNALLED: bool;
     /// The key of a journal's line, if keys of this kind are journalled.
     fn from_journal(key: u64) -> Option<Self>;
 }
 
 impl Key for u64 {
+    const JOURNALLED: bool = true;
+
     #[inline(always)]
     fn mark(self) -> u64 {
         self
@@ -48,6 +52,8 @@ impl Key for u64 {
 }
 
 impl Key for u128 {
+    const JOURNALLED: bool = false;
+
     #[inline(always)]
     fn mark(self) -> u64 {
         (self >> 64) as u64 ^ self as u64
