@@ -266,7 +266,7 @@ fn serve(addr: String, budget_ms: u64) -> u8 {
                 if signals == 1 {
                     stopper.stop();
                 } else {
-                    std::process::exit(130);
+                    output::end_at_once(130);
                 }
             });
             if let Err(e) = handler {

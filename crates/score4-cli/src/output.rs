@@ -127,6 +127,18 @@ impl Output {
     }
 }
 
+/// Ends the process at once with `status`, from any thread: a second
+/// signal, or a terminal gone. `exit(3)` runs the exit handlers, and the C
+/// library's are not safe to run twice at once, and the main thread may be
+/// returning from `main` meanwhile. `_exit(2)` ends every thread with
+/// nothing run; whatever was to be written has been flushed by then, or
+/// has nowhere left to go.
+pub fn end_at_once(status: u8) -> ! {
+    // SAFETY: `_exit` takes any status and does not return; it touches no
+    // memory of the process.
+    unsafe { libc::_exit(status.into()) }
+}
+
 /// Reports one error on stderr: `score4: MESSAGE`, on one line. If stderr
 /// cannot be written there is nowhere left to say so; the caller's exit
 /// status still does.

@@ -104,7 +104,7 @@ pub fn run(args: Args) -> u8 {
 fn end_on_hang_up() {
     let watch = || loop {
         match hung_up(-1) {
-            Some(true) => std::process::exit(OK.into()),
+            Some(true) => output::end_at_once(OK),
             Some(false) => {}
             None => return,
         }
@@ -134,6 +134,30 @@ fn hung_up(timeout_ms: i32) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Enters raw mode and the alternate screen, with a panic hook that gives
+/// the terminal back before the message prints. Not `ratatui::init`: its
+/// hook and its `restore` print their own failure with `eprintln!`, which
+/// panics when the terminal is gone, and a panic in the hook aborts.
+fn take_terminal() -> io::Result<ratatui::DefaultTerminal> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        give_back();
+        hook(info);
+    }));
+    ratatui::crossterm::terminal::enable_raw_mode()?;
+    ratatui::crossterm::execute!(
+        io::stdout(),
+        ratatui::crossterm::terminal::EnterAlternateScreen
+    )?;
+    ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(io::stdout()))
+}
+
+/// Leaves raw mode and the alternate screen. A failure is not reported: the
+/// terminal that would show it is the one that failed, or is gone.
+fn give_back() {
+    let _ = ratatui::try_restore();
 }
 
 /// The longest `--budget`, in seconds: an hour. A move is a wait at the
@@ -188,14 +212,20 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
             // At once, but with the terminal given back.
-            ratatui::restore();
-            std::process::exit(OK.into());
+            give_back();
+            output::end_at_once(OK);
         }
     });
     end_on_hang_up();
-    // ratatui's init enters raw mode and the alternate screen, and sets a
-    // panic hook that restores the terminal before the message prints.
-    let mut terminal = ratatui::init();
+    let mut terminal = match take_terminal() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            give_back();
+            app.stop();
+            output::error(format_args!("play: the terminal failed: {e}"));
+            return FAILED;
+        }
+    };
     let result = (|| -> io::Result<()> {
         loop {
             if signalled.load(Ordering::SeqCst) {
@@ -224,7 +254,12 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
         }
     })();
     app.stop();
-    ratatui::restore();
+    // The cursor is shown again before the terminal is dropped: the drop
+    // would print its failure to a terminal that may be gone.
+    if terminal.show_cursor().is_err() {
+        std::mem::forget(terminal);
+    }
+    give_back();
     match result {
         Ok(()) => OK,
         // The terminal went away, seen by the loop before the watch: the
