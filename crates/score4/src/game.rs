@@ -1,12 +1,14 @@
 //! A game being played: its moves with undo and redo, whose turn it is,
 //! how it ended, and the four that won it. Every face that lets people
 //! play (a terminal, a page, a notebook) keeps its game here, so that they
-//! all agree on what undo takes back and which discs made four.
+//! all agree on what undo takes back and which discs made four. A game is
+//! played on a board of any [`Shape`], up to 128 bits and 16 columns.
 //!
 //! ```
 //! use score4::game::Game;
 //! use score4::solver::Player;
-//! let mut game: Game = Game::from_moves("445566").unwrap();
+//! use score4::wide::Shape;
+//! let mut game = Game::from_moves(Shape::standard(), "445566").unwrap();
 //! game.play(6).unwrap(); // 0-based: column 7 in the notation
 //! assert_eq!(game.winner(), Some(Player::First));
 //! assert_eq!(game.winning_four(), Some([(3, 0), (4, 0), (5, 0), (6, 0)]));
@@ -16,51 +18,52 @@
 //! assert!(game.is_over());
 //! ```
 
-use crate::bitboard::Geometry;
 use crate::error::ParseError;
-use crate::position::Position;
 use crate::solver::Player;
+use crate::wide::{notation, Position, Shape};
 
 /// A game from the empty board: the moves made, and those undone that
 /// [`redo`](Game::redo) can make again (until another move is made).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game<const W: usize = 7, const H: usize = 6> {
+pub struct Game {
+    shape: Shape,
     /// Every move made, 0-based columns; those from `played` on are undone.
     moves: Vec<u8>,
     played: usize,
-    position: Position<W, H>,
+    position: Position,
 }
 
-impl<const W: usize, const H: usize> Default for Game<W, H> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<const W: usize, const H: usize> Game<W, H> {
-    /// The empty board.
-    pub fn new() -> Self {
+impl Game {
+    /// The empty board of `shape`.
+    pub fn new(shape: Shape) -> Self {
         Game {
-            moves: Vec::with_capacity(W * H),
+            shape,
+            moves: Vec::with_capacity(shape.cells()),
             played: 0,
             position: Position::new(),
         }
     }
 
-    /// The game after `moves` (1-based column digits, as everywhere in the
-    /// notation), or the library's error naming the first bad move.
-    pub fn from_moves(moves: &str) -> Result<Self, ParseError> {
-        Position::<W, H>::parse(moves)?;
-        let mut game = Self::new();
-        for b in moves.bytes() {
-            // Checked by the parse: a digit naming a column that has room.
-            game.play(usize::from(b - b'1'))?;
+    /// The game after `moves` (in the [notation]: 1-based columns), or the
+    /// library's error naming the first bad move.
+    pub fn from_moves(shape: Shape, moves: &str) -> Result<Self, ParseError> {
+        Position::parse(&shape, moves)?;
+        let mut game = Self::new(shape);
+        for ch in moves.chars() {
+            // Checked by the parse: a character naming a column with room.
+            let col = notation::column(ch).map_or(0, |c| c - 1);
+            game.play(col)?;
         }
         Ok(game)
     }
 
+    /// The board.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
     /// The position now.
-    pub fn position(&self) -> &Position<W, H> {
+    pub fn position(&self) -> &Position {
         &self.position
     }
 
@@ -69,9 +72,13 @@ impl<const W: usize, const H: usize> Game<W, H> {
         &self.moves[..self.played]
     }
 
-    /// The moves made in the notation: 1-based column digits.
+    /// The moves made in the [notation]: 1-based columns, `1`-`9` then
+    /// `a`-`g`.
     pub fn notation(&self) -> String {
-        self.moves().iter().map(|&c| char::from(b'1' + c)).collect()
+        self.moves()
+            .iter()
+            .filter_map(|&c| notation::character(usize::from(c) + 1))
+            .collect()
     }
 
     /// Drops a disc of the side to move in `col` (0-based), forgetting the
@@ -82,14 +89,15 @@ impl<const W: usize, const H: usize> Game<W, H> {
         if let Some(won_at) = self.won_at() {
             return Err(ParseError::AfterGameOver { index, won_at });
         }
-        if col >= W {
+        let width = self.shape.width();
+        if col >= width {
             return Err(ParseError::ColumnOutOfRange {
                 index,
                 column: col + 1,
-                width: W,
+                width,
             });
         }
-        if !self.position.can_play(col) {
+        if !self.position.can_play(&self.shape, col) {
             return Err(ParseError::ColumnFull {
                 index,
                 column: col + 1,
@@ -98,7 +106,7 @@ impl<const W: usize, const H: usize> Game<W, H> {
         self.moves.truncate(self.played);
         self.moves.push(col as u8);
         self.played += 1;
-        self.position.play(col);
+        self.position.play(&self.shape, col);
         Ok(())
     }
 
@@ -117,7 +125,8 @@ impl<const W: usize, const H: usize> Game<W, H> {
         if self.played == self.moves.len() {
             return false;
         }
-        self.position.play(usize::from(self.moves[self.played]));
+        self.position
+            .play(&self.shape, usize::from(self.moves[self.played]));
         self.played += 1;
         true
     }
@@ -131,7 +140,7 @@ impl<const W: usize, const H: usize> Game<W, H> {
     fn replay(&mut self) {
         self.position = Position::new();
         for &c in &self.moves[..self.played] {
-            self.position.play(usize::from(c));
+            self.position.play(&self.shape, usize::from(c));
         }
     }
 
@@ -142,10 +151,10 @@ impl<const W: usize, const H: usize> Game<W, H> {
 
     /// Who owns the disc at `(col, row)`, row 0 at the bottom.
     pub fn disc(&self, col: usize, row: usize) -> Option<Player> {
-        let cell = Geometry::<W, H>::cell(col, row);
-        if !self.position.occupied().contains(cell) {
+        let cell = self.shape.cell(col, row);
+        if self.position.occupied() & cell == 0 {
             None
-        } else if self.position.first_player().contains(cell) {
+        } else if self.position.first_player() & cell != 0 {
             Some(Player::First)
         } else {
             Some(Player::Second)
@@ -155,19 +164,21 @@ impl<const W: usize, const H: usize> Game<W, H> {
     /// The cell of the last move, `(col, row)` with row 0 at the bottom.
     pub fn last_move(&self) -> Option<(usize, usize)> {
         let col = usize::from(*self.moves().last()?);
-        let row = (0..H).rev().find(|&r| self.disc(col, r).is_some())?;
+        let row = (0..self.shape.height())
+            .rev()
+            .find(|&r| self.disc(col, r).is_some())?;
         Some((col, row))
     }
 
     /// Whether the game has ended: four in a row, or a full board.
     pub fn is_over(&self) -> bool {
-        self.position.is_game_over()
+        self.position.ending(&self.shape).is_some()
     }
 
     /// Who made four in a row; `None` while the game goes on and for a draw.
     pub fn winner(&self) -> Option<Player> {
         self.position
-            .opponent_has_won()
+            .opponent_has_won(&self.shape)
             .then(|| self.to_move().other())
     }
 
@@ -183,11 +194,12 @@ impl<const W: usize, const H: usize> Game<W, H> {
     pub fn winning_four(&self) -> Option<[(usize, usize); 4]> {
         let winner = self.winner()?;
         let (col, row) = self.last_move()?;
+        let (width, height) = (self.shape.width(), self.shape.height());
         let mine = |c: isize, r: isize| {
             c >= 0
                 && r >= 0
-                && (c as usize) < W
-                && (r as usize) < H
+                && (c as usize) < width
+                && (r as usize) < height
                 && self.disc(c as usize, r as usize) == Some(winner)
         };
         let (c0, r0) = (col as isize, row as isize);
@@ -217,21 +229,23 @@ mod tests {
 
     /// The four found lies in a straight line, through the last move, on
     /// the winner's discs; checked on many random games of several sizes.
-    fn random_games<const W: usize, const H: usize>(seed: u64) {
+    fn random_games(shape: Shape, seed: u64) {
         let mut rng = Rng::new(seed);
         let mut wins = 0;
         for _ in 0..500 {
-            let mut game = Game::<W, H>::new();
+            let mut game = Game::new(shape);
             let mut history = vec![game.clone()];
             while !game.is_over() {
-                let open: Vec<usize> = game.position().playable_columns().collect();
+                let open: Vec<usize> = (0..shape.width())
+                    .filter(|&c| game.position().can_play(&shape, c))
+                    .collect();
                 game.play(open[rng.index(open.len())]).unwrap();
                 history.push(game.clone());
             }
             let text = game.notation();
-            assert_eq!(Game::<W, H>::from_moves(&text).as_ref(), Ok(&game));
+            assert_eq!(Game::from_moves(shape, &text).as_ref(), Ok(&game));
             match game.winner() {
-                None => assert!(game.position().is_full() && game.winning_four().is_none()),
+                None => assert!(game.position().is_full(&shape) && game.winning_four().is_none()),
                 Some(w) => {
                     wins += 1;
                     let four = game.winning_four().expect("a won game has its four");
@@ -267,15 +281,17 @@ mod tests {
     }
 
     #[test]
-    fn random_games_on_three_sizes() {
-        random_games::<7, 6>(1);
-        random_games::<4, 4>(2);
-        random_games::<9, 5>(3);
+    fn random_games_on_five_sizes() {
+        random_games(Shape::standard(), 1);
+        random_games(Shape::any(4, 4), 2);
+        random_games(Shape::any(9, 5), 3);
+        random_games(Shape::any(11, 4), 4);
+        random_games(Shape::any(16, 7), 5);
     }
 
     #[test]
     fn a_move_after_undo_forgets_the_redo() {
-        let mut game = Game::<7, 6>::from_moves("4455").unwrap();
+        let mut game = Game::from_moves(Shape::standard(), "4455").unwrap();
         assert!(game.undo() && game.undo());
         assert!(game.can_redo());
         game.play(0).unwrap();
@@ -287,7 +303,7 @@ mod tests {
 
     #[test]
     fn bad_moves_get_the_notation_errors() {
-        let mut game = Game::<7, 6>::from_moves("444444").unwrap();
+        let mut game = Game::from_moves(Shape::standard(), "444444").unwrap();
         assert_eq!(
             game.play(3).unwrap_err().to_string(),
             "move 7: column 4 is full"
@@ -296,9 +312,12 @@ mod tests {
             game.play(7).unwrap_err().to_string(),
             "move 7: column 8 is out of range 1..7"
         );
-        assert_eq!(Game::<7, 6>::from_moves("1212121").map(|_| ()), Ok(()));
         assert_eq!(
-            Game::<7, 6>::from_moves("12121213")
+            Game::from_moves(Shape::standard(), "1212121").map(|_| ()),
+            Ok(())
+        );
+        assert_eq!(
+            Game::from_moves(Shape::standard(), "12121213")
                 .unwrap_err()
                 .to_string(),
             "move 8: the game was already won by move 7"

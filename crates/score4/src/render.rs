@@ -14,28 +14,43 @@ pub fn render<const W: usize, const H: usize>(
     o: Bitboard,
     first_label: usize,
 ) -> fmt::Result {
-    for row in (0..H).rev() {
+    let at = |col, row| {
+        let cell = Geometry::<W, H>::cell(col, row);
+        if x.contains(cell) {
+            'X'
+        } else if o.contains(cell) {
+            'O'
+        } else {
+            '.'
+        }
+    };
+    render_grid(f, W, H, at, |col| col + first_label)
+}
+
+/// [`render`] of a board of any size: `at(col, row)` is the character of a
+/// cell (row 0 at the bottom), `label(col)` what is written under column
+/// `col`, in two characters.
+pub fn render_grid<L: fmt::Display>(
+    f: &mut impl fmt::Write,
+    width: usize,
+    height: usize,
+    at: impl Fn(usize, usize) -> char,
+    label: impl Fn(usize) -> L,
+) -> fmt::Result {
+    for row in (0..height).rev() {
         f.write_char('[')?;
-        for col in 0..W {
-            let cell = Geometry::<W, H>::cell(col, row);
-            let ch = if x.contains(cell) {
-                'X'
-            } else if o.contains(cell) {
-                'O'
-            } else {
-                '.'
-            };
+        for col in 0..width {
             if col > 0 {
                 f.write_str("  ")?;
             }
-            f.write_char(ch)?;
+            f.write_char(at(col, row))?;
         }
         f.write_str("]\n")?;
     }
-    f.write_str(&"-".repeat(3 * W - 1))?;
+    f.write_str(&"-".repeat(3 * width - 1))?;
     f.write_char('\n')?;
-    for col in 0..W {
-        write!(f, "{:>2} ", col + first_label)?;
+    for col in 0..width {
+        write!(f, "{:>2} ", label(col))?;
     }
     f.write_char('\n')
 }

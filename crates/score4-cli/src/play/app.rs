@@ -9,13 +9,15 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use score4::game::Game;
-use score4::play::{choose_until, Choice, ChooseError, Opponent};
+use score4::play::{choose_until_any, Choice, ChooseError, Opponent};
 use score4::rng::Rng;
-use score4::solver::{Analysis, Goal, Player, DEFAULT_TABLE_MB};
-use score4::{Solver, StopHandle, TableError};
+use score4::solver::{Goal, Player, DEFAULT_TABLE_MB};
+use score4::wide::{notation, Analysis, Shape, Solver};
+use score4::{StopHandle, TableError};
 
 /// How a game starts.
 pub struct Config {
+    pub shape: Shape,
     /// The starting position, in the notation.
     pub moves: String,
     pub opponent: Opponent,
@@ -39,27 +41,27 @@ pub enum Reply {
 }
 
 /// A search's answer, for the moves it was asked about.
-enum Answer<const W: usize> {
+enum Answer {
     Move(Result<Choice, ChooseError>),
-    Scores(Analysis<W>),
+    Scores(Analysis),
 }
 
 /// The solver and generator go to the search's thread and come back with
 /// its answer.
-type Returned<const W: usize, const H: usize> = (Solver<W, H>, Rng, String, Answer<W>);
+type Returned = (Solver, Rng, String, Answer);
 
 /// A search under way.
-struct Busy<const W: usize, const H: usize> {
+struct Busy {
     started: Instant,
     /// Whether it chooses the opponent's move (else it scores the columns).
     move_search: bool,
-    done: Receiver<Returned<W, H>>,
+    done: Receiver<Returned>,
     /// What the scores' search has proven so far, as it narrows.
-    progress: Receiver<Analysis<W>>,
+    progress: Receiver<Analysis>,
 }
 
-pub struct App<const W: usize, const H: usize> {
-    pub game: Game<W, H>,
+pub struct App {
+    pub game: Game,
     pub opponent: Opponent,
     /// The side the opponent plays; `None` against a human.
     pub engine: Option<Player>,
@@ -69,15 +71,15 @@ pub struct App<const W: usize, const H: usize> {
     pub cursor: usize,
     /// What is proven of the scores of the position now, once its search
     /// has begun: each column's range, narrowed as the search goes.
-    pub analysis: Option<Analysis<W>>,
+    pub analysis: Option<Analysis>,
     /// One line for the player: the last error, or the last reply's time.
     pub message: String,
     pub ascii: bool,
     pub budget: Duration,
     /// The solver and generator when no search holds them.
-    idle: Option<(Solver<W, H>, Rng)>,
+    idle: Option<(Solver, Rng)>,
     stop: StopHandle,
-    busy: Option<Busy<W, H>>,
+    busy: Option<Busy>,
 }
 
 /// Ctrl-\ arrives as Ctrl-4 and Alt-4 as 4 with Alt: a chord is no move.
@@ -96,11 +98,17 @@ fn quits(key: KeyEvent) -> bool {
     ctrl_c || (!is_chord(key) && key.code == KeyCode::Char('q'))
 }
 
-impl<const W: usize, const H: usize> App<W, H> {
+/// Column `col` (0-based) as the player types it: `1`-`9`, then `a`-`g`.
+pub fn column_name(col: usize) -> char {
+    notation::character(col + 1).unwrap_or('?')
+}
+
+impl App {
     pub fn new(config: &Config) -> Result<Self, String> {
-        let game = Game::from_moves(&config.moves).map_err(|e| format!("--moves: {e}"))?;
-        let mut solver = Solver::<W, H>::try_with_table_mb(DEFAULT_TABLE_MB)
-            .map_err(|e: TableError| e.to_string())?;
+        let shape = config.shape;
+        let game = Game::from_moves(shape, &config.moves).map_err(|e| format!("--moves: {e}"))?;
+        let mut solver =
+            Solver::new(shape, DEFAULT_TABLE_MB).map_err(|e: TableError| e.to_string())?;
         solver.set_threads(score4::solver::all_cores());
         let to_move = game.to_move();
         let engine = (config.opponent != Opponent::Human).then(|| {
@@ -115,7 +123,7 @@ impl<const W: usize, const H: usize> App<W, H> {
             opponent: config.opponent,
             engine,
             hints: false,
-            cursor: W / 2,
+            cursor: shape.width() / 2,
             analysis: None,
             message: String::new(),
             ascii: config.ascii,
@@ -126,6 +134,11 @@ impl<const W: usize, const H: usize> App<W, H> {
         };
         app.next();
         Ok(app)
+    }
+
+    /// The board's number of columns.
+    pub fn width(&self) -> usize {
+        self.game.shape().width()
     }
 
     /// A search is under way.
@@ -165,15 +178,15 @@ impl<const W: usize, const H: usize> App<W, H> {
             return Reply::Continue;
         }
         match key.code {
-            KeyCode::Char(d @ '1'..='9') => {
-                let col = usize::from(d as u8 - b'1');
-                if col < W {
-                    self.cursor = col;
-                    self.drop_disc(col);
-                }
+            // A column's character in the notation: `1`-`9`, then `a`-`g`
+            // past nine columns (no command takes those letters).
+            KeyCode::Char(ch) if notation::column(ch).is_some_and(|c| c <= self.width()) => {
+                let col = notation::column(ch).map_or(0, |c| c - 1);
+                self.cursor = col;
+                self.drop_disc(col);
             }
             KeyCode::Left => self.cursor = self.cursor.saturating_sub(1),
-            KeyCode::Right => self.cursor = (self.cursor + 1).min(W - 1),
+            KeyCode::Right => self.cursor = (self.cursor + 1).min(self.width() - 1),
             KeyCode::Enter | KeyCode::Down | KeyCode::Char(' ') => self.drop_disc(self.cursor),
             KeyCode::Char('u') => self.undo(),
             KeyCode::Char('r') => self.redo(),
@@ -188,7 +201,7 @@ impl<const W: usize, const H: usize> App<W, H> {
             }
             KeyCode::Char('n') => {
                 self.cancel();
-                self.game = Game::new();
+                self.game = Game::new(*self.game.shape());
                 self.message.clear();
                 self.changed();
             }
@@ -250,7 +263,7 @@ impl<const W: usize, const H: usize> App<W, H> {
             return;
         }
         let move_search = self.engine_to_move();
-        if !move_search && (!self.hints || self.analysis.is_some_and(|a| a.done)) {
+        if !move_search && (!self.hints || self.analysis.as_ref().is_some_and(|a| a.done)) {
             return;
         }
         let Some((mut solver, mut rng)) = self.idle.take() else {
@@ -266,7 +279,8 @@ impl<const W: usize, const H: usize> App<W, H> {
             .name("score4-play-search".into())
             .spawn(move || {
                 let answer = if move_search {
-                    let chosen = choose_until(&mut solver, &p, &opponent, &mut rng, Some(deadline));
+                    let chosen =
+                        choose_until_any(&mut solver, &p, &opponent, &mut rng, Some(deadline));
                     Answer::Move(chosen)
                 } else {
                     // Every column's range as it narrows, for as long as
@@ -277,7 +291,7 @@ impl<const W: usize, const H: usize> App<W, H> {
                         None,
                         PROGRESS_TICK,
                         |a| {
-                            let _ = progress_tx.send(*a);
+                            let _ = progress_tx.send(a.clone());
                         },
                     ))
                 };
@@ -333,7 +347,7 @@ impl<const W: usize, const H: usize> App<W, H> {
         }
     }
 
-    fn finish(&mut self, (solver, rng, moves, answer): Returned<W, H>, took: Duration) {
+    fn finish(&mut self, (solver, rng, moves, answer): Returned, took: Duration) {
         self.idle = Some((solver, rng));
         // An answer for a position the player has left is dropped.
         if moves == self.game.notation() {
@@ -349,14 +363,14 @@ impl<const W: usize, const H: usize> App<W, H> {
                             format!(
                                 "{} played {} in {:.2} s",
                                 self.opponent,
-                                col + 1,
+                                column_name(col),
                                 took.as_secs_f64()
                             )
                         } else {
                             format!(
                                 "{} played {} (not proven in {} s)",
                                 self.opponent,
-                                col + 1,
+                                column_name(col),
                                 self.budget.as_secs_f64()
                             )
                         };

@@ -13,11 +13,11 @@ use ratatui::symbols::border;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
-use score4::play::{range_words, told, Opponent, Told};
+use score4::play::{range_words_after, told_after, Opponent, Told};
 use score4::solver::{Player, ScoreRange};
-use score4::Position;
+use score4::wide::Shape;
 
-use super::app::App;
+use super::app::{column_name, App};
 
 const BLUE: Color = Color::Rgb(0, 114, 178);
 const ORANGE: Color = Color::Rgb(230, 159, 0);
@@ -109,7 +109,7 @@ impl Look {
 }
 
 /// Who plays `who`, as the status line names them.
-fn name<const W: usize, const H: usize>(app: &App<W, H>, who: Player) -> String {
+fn name(app: &App, who: Player) -> String {
     match app.engine {
         None => format!("{who} player"),
         Some(engine) if engine == who => app.opponent.to_string(),
@@ -129,8 +129,9 @@ fn short(told: Told) -> String {
 /// A range under its column, in four cells: exact as [`short`]; else
 /// "W.." or "L.." once a win or a loss is proven, "D+" for a draw or
 /// better, "D-" for not a win, and "?" before anything is proven.
-fn short_range<const W: usize, const H: usize>(p: &Position<W, H>, range: ScoreRange) -> String {
-    if let Some(t) = range.exact().and_then(|s| told(p, s)) {
+fn short_range(app: &App, range: ScoreRange) -> String {
+    let (cells, moves) = (app.game.shape().cells(), app.game.position().moves_played());
+    if let Some(t) = range.exact().and_then(|s| told_after(cells, moves, s)) {
         return short(t);
     }
     match range.weak() {
@@ -141,6 +142,16 @@ fn short_range<const W: usize, const H: usize>(p: &Position<W, H>, range: ScoreR
         _ => "?",
     }
     .to_string()
+}
+
+/// The keys that drop a disc on a board `width` columns wide: `1-7`, or
+/// `1-9 a-c` past nine columns.
+fn column_keys(width: usize) -> String {
+    if width <= 9 {
+        format!("1-{width}")
+    } else {
+        format!("1-9 a-{}", column_name(width - 1))
+    }
 }
 
 /// A count of positions, short: 950, 12.3k, 4.5M.
@@ -154,32 +165,37 @@ fn positions(n: u64) -> String {
 
 /// The rows of the board's panel with its frame, numbers, cursor and
 /// scores; or of the side panel's list of every column's score, if longer.
-const fn middle_rows<const W: usize, const H: usize>() -> u16 {
-    let board = H + 5;
-    let side = W + 7;
-    (if board > side { board } else { side }) as u16
+fn middle_rows(shape: &Shape) -> u16 {
+    let board = shape.height() + 5;
+    let side = shape.width() + 7;
+    board.max(side) as u16
 }
 
 /// The smallest window the game is drawn in, in cells across and down.
-pub const fn needs<const W: usize, const H: usize>() -> (u16, u16) {
-    ((W * CELL + 3) as u16 + 24, middle_rows::<W, H>() + 4)
+pub fn needs(shape: &Shape) -> (u16, u16) {
+    (
+        (shape.width() * CELL + 3) as u16 + 24,
+        middle_rows(shape) + 4,
+    )
 }
 
 /// Whether a window of `width` x `height` is too small to draw the game.
-pub fn too_small<const W: usize, const H: usize>(width: u16, height: u16) -> bool {
-    let (need_w, need_h) = needs::<W, H>();
+pub fn too_small(shape: &Shape, width: u16, height: u16) -> bool {
+    let (need_w, need_h) = needs(shape);
     width < need_w || height < need_h
 }
 
-pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
+pub fn frame(f: &mut Frame, app: &App) {
     let look = Look { ascii: app.ascii };
-    let middle_rows = middle_rows::<W, H>();
-    let (need_w, need_h) = needs::<W, H>();
+    let shape = app.game.shape();
+    let (w, h) = (shape.width(), shape.height());
+    let middle_rows = middle_rows(shape);
+    let (need_w, need_h) = needs(shape);
     let area = f.area();
-    if too_small::<W, H>(area.width, area.height) {
+    if too_small(shape, area.width, area.height) {
         f.render_widget(
             Paragraph::new(format!(
-                "The terminal is {}x{}; a {W}x{H} board needs {need_w}x{need_h}. \
+                "The terminal is {}x{}; a {w}x{h} board needs {need_w}x{need_h}. \
                  Enlarge it, or press q to quit.",
                 area.width, area.height
             ))
@@ -197,11 +213,11 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
         Constraint::Min(0),
     ])
     .areas(f.area());
-    let board_width = (W * CELL + 3) as u16;
+    let board_width = (w * CELL + 3) as u16;
     let [board, side] =
         Layout::horizontal([Constraint::Length(board_width), Constraint::Min(20)]).areas(middle);
 
-    let size = format!("{W}x{H}");
+    let size = format!("{w}x{h}");
     let you_first = app.engine != Some(Player::First);
     let vs = match app.engine {
         None => "two players".to_string(),
@@ -234,7 +250,8 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     );
     f.render_widget(
         Paragraph::new(format!(
-            "1-{W} or {} Enter: drop  u: undo  r: redo  h: scores  n: new  q: quit",
+            "{} or {} Enter: drop  u: undo  r: redo  h: scores  n: new  q: quit",
+            column_keys(w),
             if app.ascii { "<- ->" } else { "← →" }
         ))
         .style(Style::default().add_modifier(Modifier::DIM)),
@@ -242,19 +259,15 @@ pub fn frame<const W: usize, const H: usize>(f: &mut Frame, app: &App<W, H>) {
     );
 }
 
-fn draw_board<const W: usize, const H: usize>(
-    f: &mut Frame,
-    app: &App<W, H>,
-    look: &Look,
-    area: Rect,
-) {
+fn draw_board(f: &mut Frame, app: &App, look: &Look, area: Rect) {
     let game = &app.game;
+    let (w, h) = (game.shape().width(), game.shape().height());
     let four = game.winning_four();
     let last = game.last_move();
-    let mut lines = Vec::with_capacity(H + 3);
+    let mut lines = Vec::with_capacity(h + 3);
     let marker = if app.ascii { "v" } else { "▼" };
     lines.push(Line::from(
-        (0..W)
+        (0..w)
             .map(|c| {
                 let m = if c == app.cursor && !game.is_over() {
                     marker
@@ -266,11 +279,13 @@ fn draw_board<const W: usize, const H: usize>(
             .collect::<String>(),
     ));
     lines.push(Line::from(
-        (0..W).map(|c| format!(" {}  ", c + 1)).collect::<String>(),
+        (0..w)
+            .map(|c| format!(" {}  ", column_name(c)))
+            .collect::<String>(),
     ));
-    for row in (0..H).rev() {
-        let mut spans = Vec::with_capacity(W * 2);
-        for col in 0..W {
+    for row in (0..h).rev() {
+        let mut spans = Vec::with_capacity(w * 2);
+        for col in 0..w {
             let won = four.is_some_and(|f| f.contains(&(col, row)));
             let (open, close) = if won {
                 ("[", "]")
@@ -299,14 +314,13 @@ fn draw_board<const W: usize, const H: usize>(
     }
     // Each column's score under it, when shown.
     if app.hints {
-        let spans: Vec<Span> = (0..W)
+        let spans: Vec<Span> = (0..w)
             .map(|col| match app.analysis.as_ref().map(|a| a.columns[col]) {
                 None => Span::raw(" ..."),
                 Some(None) => Span::raw(" -  "),
-                Some(Some(range)) => Span::styled(
-                    format!("{:<4}", short_range(game.position(), range)),
-                    look.range(range),
-                ),
+                Some(Some(range)) => {
+                    Span::styled(format!("{:<4}", short_range(app, range)), look.range(range))
+                }
             })
             .collect();
         lines.push(Line::from(spans));
@@ -314,12 +328,7 @@ fn draw_board<const W: usize, const H: usize>(
     f.render_widget(Paragraph::new(lines).block(look.panel(" board ")), area);
 }
 
-fn draw_side<const W: usize, const H: usize>(
-    f: &mut Frame,
-    app: &App<W, H>,
-    look: &Look,
-    area: Rect,
-) {
+fn draw_side(f: &mut Frame, app: &App, look: &Look, area: Rect) {
     let mut lines = Vec::new();
     // The notation, as `solve` and the web page read it back.
     let notation = app.game.notation();
@@ -344,7 +353,8 @@ fn draw_side<const W: usize, const H: usize>(
                 // A best move is starred once proven: its score exact and
                 // the position's, which no other column can pass.
                 let best = analysis.score().and_then(ScoreRange::exact);
-                let p = app.game.position();
+                let cells = app.game.shape().cells();
+                let moves = app.game.position().moves_played();
                 for (col, range) in analysis.columns.iter().enumerate() {
                     let (text, style) = match range {
                         None => ("-".to_string(), Style::default()),
@@ -355,13 +365,13 @@ fn draw_side<const W: usize, const H: usize>(
                                 ""
                             };
                             (
-                                format!("{}{star}", range_words(p, *range)),
+                                format!("{}{star}", range_words_after(cells, moves, *range)),
                                 look.range(*range),
                             )
                         }
                     };
                     lines.push(Line::from(vec![
-                        Span::raw(format!("{}  ", col + 1)),
+                        Span::raw(format!("{}  ", column_name(col))),
                         Span::styled(text, style),
                     ]));
                 }
@@ -383,7 +393,7 @@ fn draw_side<const W: usize, const H: usize>(
     );
 }
 
-fn status_line<'a, const W: usize, const H: usize>(app: &App<W, H>, look: &Look) -> Line<'a> {
+fn status_line<'a>(app: &App, look: &Look) -> Line<'a> {
     let game = &app.game;
     let who = game.to_move();
     let disc = |p: Player| Span::styled(look.disc(p), look.player(p));
@@ -436,22 +446,16 @@ mod tests {
     use ratatui::buffer::Buffer;
     use ratatui::crossterm::event::{KeyCode, KeyEvent};
     use ratatui::Terminal;
-    use score4::play::Opponent;
-    use score4::solver::Analysis;
-    use score4::{Position, Solver};
+    use score4::play::{range_words_after, words_after, Opponent};
+    use score4::wide::{Analysis, Position, Shape, Solver};
     use std::time::Duration;
-
-    use score4::play::words;
 
     use super::*;
     use crate::play::app::Config;
 
-    fn app<const W: usize, const H: usize>(
-        moves: &str,
-        opponent: Opponent,
-        ascii: bool,
-    ) -> App<W, H> {
-        let mut app = App::<W, H>::new(&Config {
+    fn app(board: &str, moves: &str, opponent: Opponent, ascii: bool) -> App {
+        let mut app = App::new(&Config {
+            shape: board.parse().unwrap(),
             moves: moves.to_string(),
             opponent,
             engine_first: false,
@@ -464,7 +468,7 @@ mod tests {
         app
     }
 
-    fn render<const W: usize, const H: usize>(app: &App<W, H>, w: u16, h: u16) -> Buffer {
+    fn render(app: &App, w: u16, h: u16) -> Buffer {
         let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
         t.draw(|f| frame(f, app)).unwrap();
         t.backend().buffer().clone()
@@ -482,17 +486,22 @@ mod tests {
     }
 
     /// The side panel lists each column's words as the solver scores it.
-    fn check_scores<const W: usize, const H: usize>(moves: &str) {
-        let mut a = app::<W, H>(moves, Opponent::Human, false);
+    fn check_scores(board: &str, moves: &str, window: (u16, u16)) {
+        let mut a = app(board, moves, Opponent::Human, false);
         a.key(KeyEvent::from(KeyCode::Char('h')));
         a.settle();
-        let screen = text(&render(&a, 80, 24));
-        let p: Position<W, H> = moves.parse().unwrap();
-        let scores = Solver::<W, H>::new().analyze(&p);
+        let screen = text(&render(&a, window.0, window.1));
+        let shape: Shape = board.parse().unwrap();
+        let p = Position::parse(&shape, moves).unwrap();
+        let scores = Solver::new(shape, 16).unwrap().analyze(&p).unwrap();
         for (col, s) in scores.iter().enumerate() {
+            let name = column_name(col);
             let expected = match s {
-                None => format!("{}  -", col + 1),
-                Some(s) => format!("{}  {}", col + 1, words(&p, *s).unwrap()),
+                None => format!("{name}  -"),
+                Some(s) => format!(
+                    "{name}  {}",
+                    words_after(shape.cells(), p.moves_played(), *s).unwrap()
+                ),
             };
             assert!(screen.contains(&expected), "{expected:?} in\n{screen}");
         }
@@ -504,18 +513,29 @@ mod tests {
 
     #[test]
     fn seven_by_six_with_scores() {
-        check_scores::<7, 6>("4453");
-        check_scores::<7, 6>("4444443");
+        check_scores("7x6", "4453", (80, 24));
+        check_scores("7x6", "4444443", (80, 24));
     }
 
     #[test]
     fn five_by_four_with_scores() {
-        check_scores::<5, 4>("3322");
+        check_scores("5x4", "3322", (80, 24));
+    }
+
+    #[test]
+    fn past_nine_columns_with_scores() {
+        // The columns past 9 are named by their letters, on the board, in
+        // the list and in the help.
+        check_scores("11x4", "233313b94bb974aa4112a49661", (95, 24));
+        let a = app("10x4", "a", Opponent::Human, true);
+        let screen = text(&render(&a, 95, 24));
+        assert!(screen.contains(" 8   9   a "), "{screen}");
+        assert!(screen.contains("1-9 a-a or"), "{screen}");
     }
 
     #[test]
     fn a_won_game_brackets_its_four() {
-        let a = app::<7, 6>("4455667", Opponent::Human, true);
+        let a = app("7x6", "4455667", Opponent::Human, true);
         let screen = text(&render(&a, 80, 24));
         // The bottom row: four X bracketed in columns 4 to 7.
         assert!(screen.contains(" .   .   .  [X] [X] [X] [X] "), "{screen}");
@@ -530,14 +550,14 @@ mod tests {
             .count();
         assert_eq!(bracketed, 4);
         // Against an opponent the winner is named as who played.
-        let a = app::<7, 6>("445566", Opponent::Perfect, false);
+        let a = app("7x6", "445566", Opponent::Perfect, false);
         // The perfect opponent (second) does not win here: it is "you" to move.
         assert!(text(&render(&a, 80, 24)).contains("your move"));
     }
 
     #[test]
     fn ranges_are_told_in_words_as_they_are_proven() {
-        let mut a = app::<7, 6>("4453", Opponent::Human, true);
+        let mut a = app("7x6", "4453", Opponent::Human, true);
         a.hints = true;
         let r = |lower, upper| Some(ScoreRange { lower, upper });
         let columns = [
@@ -550,16 +570,15 @@ mod tests {
             r(-9, 9),
         ];
         let mut analysis = Analysis {
-            columns,
+            columns: columns.to_vec(),
             nodes: 1_234_567,
             elapsed: Duration::from_millis(2500),
             done: false,
         };
-        a.analysis = Some(analysis);
+        a.analysis = Some(analysis.clone());
         let screen = text(&render(&a, 80, 24));
-        let p: Position<7, 6> = "4453".parse().unwrap();
         for (col, range) in columns.iter().enumerate() {
-            let words = range.map_or("-".to_string(), |r| range_words(&p, r));
+            let words = range.map_or("-".to_string(), |r| range_words_after(42, 4, r));
             let line = format!("{}  {words}", col + 1);
             assert!(screen.contains(&line), "{line:?} in\n{screen}");
         }
@@ -576,7 +595,7 @@ mod tests {
         assert!(!screen.contains(" *"), "{screen}");
         // Once it is, the best moves are starred, the others' ranges
         // still narrowing; done, the progress goes.
-        analysis.columns = [
+        analysis.columns = vec![
             r(-5, -5),
             r(-9, -3),
             r(-2, -2),
@@ -585,7 +604,7 @@ mod tests {
             r(-9, -4),
             r(-2, -2),
         ];
-        a.analysis = Some(analysis);
+        a.analysis = Some(analysis.clone());
         let screen = text(&render(&a, 80, 24));
         assert!(screen.contains("3  loss in 18 *"), "{screen}");
         assert!(screen.contains("7  loss in 18 *"), "{screen}");
@@ -599,7 +618,7 @@ mod tests {
     #[test]
     fn ascii_draws_nothing_else() {
         for (moves, hints) in [("", false), ("4453", true), ("4455667", false)] {
-            let mut a = app::<7, 6>(moves, Opponent::Human, true);
+            let mut a = app("7x6", moves, Opponent::Human, true);
             if hints {
                 a.key(KeyEvent::from(KeyCode::Char('h')));
                 a.settle();
@@ -610,13 +629,13 @@ mod tests {
             }
         }
         // Unless asked for, the frames are drawn with ratatui's lines.
-        let a = app::<7, 6>("", Opponent::Human, false);
+        let a = app("7x6", "", Opponent::Human, false);
         assert!(!text(&render(&a, 80, 24)).is_ascii());
     }
 
     #[test]
     fn a_terminal_too_small_says_what_it_needs() {
-        let a = app::<7, 6>("44", Opponent::Human, false);
+        let a = app("7x6", "44", Opponent::Human, false);
         let screen = text(&render(&a, 40, 10));
         let words = screen.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
@@ -628,27 +647,42 @@ mod tests {
 
     #[test]
     fn the_tallest_and_widest_boards_fit_80_by_24() {
-        fn fits<const W: usize, const H: usize>(moves: &str) {
-            let mut a = app::<W, H>(moves, Opponent::Human, false);
+        fn fits(board: &str, moves: &str, window: (u16, u16)) {
+            let mut a = app(board, moves, Opponent::Human, false);
             a.hints = true;
-            let screen = text(&render(&a, 80, 24));
+            let (w, h) = (a.game.shape().width(), a.game.shape().height());
+            let screen = text(&render(&a, window.0, window.1));
             let rows: Vec<&str> = screen.lines().collect();
-            assert_eq!(rows.len(), 24);
+            assert_eq!(rows.len(), usize::from(window.1));
             // Every row of the board is drawn, the bottom one included,
             // and the help line below it.
             let board_rows = rows
                 .iter()
                 .filter(|r| r.contains(" ·  ") || r.contains("● "))
                 .count();
-            assert!(board_rows >= H, "{board_rows} of {H} rows\n{screen}");
+            assert!(board_rows >= h, "{board_rows} of {h} rows\n{screen}");
             assert!(rows.iter().any(|r| r.contains("q: quit")), "{screen}");
+            let last = column_name(w - 1);
             assert!(
-                rows[1..].iter().any(|r| r.contains(&format!(" {W}  "))),
+                rows[1..].iter().any(|r| r.contains(&format!(" {last}  "))),
                 "{screen}"
             );
         }
-        fits::<4, 15>("1");
-        fits::<9, 6>("5");
-        fits::<7, 6>("");
+        fits("4x15", "1", (80, 24));
+        fits("9x6", "5", (80, 24));
+        fits("7x6", "", (80, 24));
+        // Past 64 bits and nine columns, in as many rows as the game says
+        // it needs (and columns, at least 80 for the whole help line), and
+        // not in a window a cell smaller either way.
+        for (board, moves) in [("16x7", "8"), ("4x25", "1"), ("10x6", "a")] {
+            let shape: Shape = board.parse().unwrap();
+            let (w, h) = needs(&shape);
+            fits(board, moves, (w.max(80), h));
+            let a = app(board, moves, Opponent::Human, false);
+            for (w, h) in [(w - 1, h), (w, h - 1)] {
+                let screen = text(&render(&a, w, h));
+                assert!(screen.contains("The terminal is"), "{board} at {w}x{h}");
+            }
+        }
     }
 }

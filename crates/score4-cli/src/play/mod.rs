@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event, KeyEventKind};
 use score4::play::Opponent;
-use score4::with_board_size;
+use score4::wide::Shape;
 
 use crate::output::{self, FAILED, OK};
 use app::{App, Config, Reply};
@@ -26,7 +26,8 @@ use app::{App, Config, Reply};
 pub struct Args {
     #[command(flatten)]
     board: crate::BoardArg,
-    /// Start from this position (1-based column digits, as `solve` reads).
+    /// Start from this position (1-based columns, `1`-`9` then `a`-`g`, as
+    /// `solve` reads).
     #[arg(long, value_name = "SEQ", default_value = "")]
     moves: String,
     /// Who plays the other side: human (you play both sides, with the
@@ -59,22 +60,16 @@ enum First {
     Engine,
 }
 
-/// The opponent named, if it can play on `size` and answers quickly.
-fn opponent(text: &str, size: score4::BoardSize) -> Result<Opponent, String> {
+/// The opponent named, if it can play on `shape` and answers quickly.
+fn opponent(text: &str, shape: &Shape) -> Result<Opponent, String> {
     let opponent = Opponent::parse_responsive(text).map_err(|e| e.to_string())?;
-    opponent.check(size).map_err(|e| e.to_string())?;
+    opponent.check_shape(shape).map_err(|e| e.to_string())?;
     Ok(opponent)
 }
 
 pub fn run(args: Args) -> u8 {
-    let size = match args.board.compiled_for("play") {
-        Ok(size) => size,
-        Err(message) => {
-            output::error(message);
-            return FAILED;
-        }
-    };
-    let opponent = match opponent(&args.opponent, size) {
+    let shape = args.board.shape();
+    let opponent = match opponent(&args.opponent, &shape) {
         Ok(o) => o,
         Err(e) => {
             output::error(format_args!("play: --opponent: {e}"));
@@ -82,6 +77,7 @@ pub fn run(args: Args) -> u8 {
         }
     };
     let config = Config {
+        shape,
         moves: args.moves,
         opponent,
         engine_first: args.first == First::Engine,
@@ -93,7 +89,7 @@ pub fn run(args: Args) -> u8 {
                 .map_or(1, |d| d.as_nanos() as u64)
         }),
     };
-    with_board_size!(size, play(config))
+    play(config)
 }
 
 /// Ends the process when its terminal hangs up (its window closed, its
@@ -177,8 +173,8 @@ fn too_large(width: u16, height: u16) -> Option<String> {
     })
 }
 
-fn play<const W: usize, const H: usize>(config: Config) -> u8 {
-    let mut app = match App::<W, H>::new(&config) {
+fn play(config: Config) -> u8 {
+    let mut app = match App::new(&config) {
         Ok(app) => app,
         Err(e) => {
             output::error(format_args!("play: {e}"));
@@ -236,7 +232,7 @@ fn play<const W: usize, const H: usize>(config: Config) -> u8 {
                 return Err(io::Error::other(e));
             }
             terminal.draw(|f| draw::frame(f, &app))?;
-            let unseen = draw::too_small::<W, H>(size.width, size.height);
+            let unseen = draw::too_small(app.game.shape(), size.width, size.height);
             // Short waits keep the thinking time on screen current.
             if event::poll(Duration::from_millis(if app.busy() { 100 } else { 1000 }))? {
                 if let Event::Key(key) = event::read()? {

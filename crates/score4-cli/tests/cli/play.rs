@@ -362,6 +362,35 @@ fn the_opponent_replies() {
 }
 
 #[test]
+fn past_nine_columns_the_keys_are_letters_and_the_opponent_replies() {
+    // The empty 10x4 board takes the solver minutes: the opponent plays
+    // within its budget there as on any board.
+    let mut s = Session::start(&["--board", "10x4", "--budget", "0.5"]);
+    s.wait_for("your move");
+    let screen = s.contents();
+    assert!(screen.contains(" 9   a "), "{screen}");
+    assert!(screen.contains("1-9 a-a or"), "{screen}");
+    s.press("a");
+    s.wait_for("moves (2)");
+    s.wait_for("your move");
+    // The list of moves names column 10 by its letter, as `solve` reads it.
+    let screen = s.contents();
+    let moves = screen
+        .lines()
+        .skip_while(|l| !l.contains("moves (2)"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(moves.contains('a'), "{screen}");
+    // A letter past the board drops nothing.
+    s.press("b");
+    std::thread::sleep(Duration::from_millis(300));
+    s.wait_for("moves (2)");
+    assert!(!s.contents().contains("moves (3)"), "{}", s.contents());
+    s.press("q");
+    assert_eq!(s.wait_exit(Duration::from_secs(10)), 0);
+}
+
+#[test]
 fn the_opponent_plays_within_its_budget_and_says_so() {
     // The empty 8x7 board takes the solver minutes: half a second proves
     // no move, and the opponent plays the best by what it proved.

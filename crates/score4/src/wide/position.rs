@@ -2,6 +2,8 @@
 //! disc, and the moves played, as [`crate::Position`] keeps them, in a
 //! `u128`.
 
+use std::fmt;
+
 use super::notation;
 use super::shape::{Cells, Shape};
 use crate::error::{ParseError, SolveError};
@@ -81,6 +83,48 @@ impl Position {
     #[inline(always)]
     pub const fn opponent(&self) -> Cells {
         self.current ^ self.mask
+    }
+
+    /// The discs of the player who moved first.
+    pub const fn first_player(&self) -> Cells {
+        if self.moves.is_multiple_of(2) {
+            self.current
+        } else {
+            self.opponent()
+        }
+    }
+
+    /// The board drawn as [`crate::Position`] draws it, the columns
+    /// labelled in the [notation] (`1`-`9`, then `a`-`g`).
+    ///
+    /// ```
+    /// use score4::wide::{Position, Shape};
+    /// let shape = Shape::new(10, 4).unwrap();
+    /// let drawn = Position::parse(&shape, "a").unwrap().drawing(&shape).to_string();
+    /// assert!(drawn.ends_with(" 8  9  a \n"));
+    /// assert!(drawn.contains(".  X]"));
+    /// ```
+    pub fn drawing<'a>(&'a self, shape: &'a Shape) -> impl fmt::Display + 'a {
+        struct Drawing<'a>(&'a Position, &'a Shape);
+        impl fmt::Display for Drawing<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                let (p, shape) = (self.0, self.1);
+                let (x, all) = (p.first_player(), p.mask);
+                let at = |col, row| {
+                    let cell = shape.cell(col, row);
+                    if x & cell != 0 {
+                        'X'
+                    } else if all & cell != 0 {
+                        'O'
+                    } else {
+                        '.'
+                    }
+                };
+                let label = |col: usize| notation::character(col + 1).unwrap_or('?');
+                crate::render::render_grid(f, shape.width(), shape.height(), at, label)
+            }
+        }
+        Drawing(self, shape)
     }
 
     /// The cell each column's next disc would take, for the columns not full.

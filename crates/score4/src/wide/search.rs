@@ -194,11 +194,33 @@ impl Solver {
     /// The score of `p` and, by column, whether its move keeps that score
     /// (one null-window search a move).
     pub fn best_moves(&mut self, p: &Position) -> Result<(i32, Vec<bool>), SolveError> {
-        let found = self.ask(p, Ask::Best, None)?.unwrap_or_else(never);
-        let Found::Best(score, moves) = found else {
-            unreachable!("best moves asked, {found:?} found")
-        };
-        Ok((score, moves[..self.shape.width()].to_vec()))
+        Ok(self.best_moves_asked(p, None)?.unwrap_or_else(never))
+    }
+
+    /// [`best_moves`](Self::best_moves), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    #[allow(clippy::type_complexity)]
+    pub fn best_moves_until(
+        &mut self,
+        p: &Position,
+        deadline: Option<Instant>,
+    ) -> Result<Result<(i32, Vec<bool>), Stopped>, SolveError> {
+        self.best_moves_asked(p, Some(deadline))
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn best_moves_asked(
+        &mut self,
+        p: &Position,
+        until: Option<Option<Instant>>,
+    ) -> Result<Result<(i32, Vec<bool>), Stopped>, SolveError> {
+        let width = self.shape.width();
+        Ok(self.ask(p, Ask::Best, until)?.map(|found| {
+            let Found::Best(score, moves) = found else {
+                unreachable!("best moves asked, {found:?} found")
+            };
+            (score, moves[..width].to_vec())
+        }))
     }
 
     /// [`analyze`](Self::analyze), stopped by the

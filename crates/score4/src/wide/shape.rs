@@ -62,6 +62,11 @@ impl Shape {
         Ok(Self::any(width, height))
     }
 
+    /// The standard 7x6 board.
+    pub fn standard() -> Shape {
+        Self::any(7, 6)
+    }
+
     /// Whether [`new`](Self::new) accepts `width` x `height`.
     pub const fn supports(width: usize, height: usize) -> bool {
         width >= MIN_WIDTH
