@@ -2,11 +2,12 @@
 //! taken when it was reported and never changed after.
 
 use pyo3::prelude::*;
-use score4::play::range_words;
+use score4::play::range_words_after;
 use score4::solver::BestSoFar;
-use score4::{with_board_size, ScoreRange};
+use score4::wide;
+use score4::ScoreRange;
 
-use crate::{position, Position};
+use crate::Position;
 
 /// What `Solver.analyze_anytime` has proven about a position's moves, at
 /// one moment: each column's score lies in its `bounds`, and the bounds
@@ -33,10 +34,10 @@ pub(crate) struct Analysis {
 
 impl Analysis {
     /// The state `a` of the analysis of `position`.
-    pub(crate) fn of<const W: usize>(position: &Position, a: &score4::Analysis<W>) -> Self {
+    pub(crate) fn of(position: &Position, a: &wide::Analysis) -> Self {
         Analysis {
             position: position.clone(),
-            columns: a.columns.to_vec(),
+            columns: a.columns.clone(),
             best: a.best(),
             score: a.score(),
             nodes: a.nodes,
@@ -46,12 +47,9 @@ impl Analysis {
     }
 
     fn words_of(&self, range: ScoreRange) -> String {
-        with_board_size!(self.position.size, told(&self.position.moves, range))
+        let p = &self.position;
+        range_words_after(p.shape.cells(), p.reached.moves_played(), range)
     }
-}
-
-fn told<const W: usize, const H: usize>(moves: &[u8], range: ScoreRange) -> String {
-    range_words(&position::<W, H>(moves), range)
 }
 
 fn pair(r: ScoreRange) -> (i32, i32) {
@@ -170,7 +168,7 @@ impl Analysis {
         format!(
             "<score4.Analysis of '{}' on {}: [{}], {}, {}{} nodes in {:.3} s>",
             self.position.moves(),
-            self.position.size,
+            self.position.shape,
             bounds.join(", "),
             best,
             if self.done { "done, " } else { "" },

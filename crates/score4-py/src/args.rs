@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 
-use score4::BoardSize;
+use score4::wide::Shape;
 
 /// A Python int, however large: one past 64 bits is still a ValueError
 /// naming its argument where it is checked, not Python's OverflowError.
@@ -90,12 +90,10 @@ pub fn count_arg(name: &str, value: &Int, range: RangeInclusive<usize>) -> PyRes
 /// A board as Python gives it, `(width, height)`.
 pub type Dims = (Int, Int);
 
-/// A board size from Python's `(width, height)`.
-pub fn board_size((w, h): &Dims) -> PyResult<BoardSize> {
+/// A board from Python's `(width, height)`.
+pub fn shape((w, h): &Dims) -> PyResult<Shape> {
     match (w.to_usize(), h.to_usize()) {
-        (Some(w), Some(h)) => {
-            BoardSize::new(w, h).map_err(|e| PyValueError::new_err(e.to_string()))
-        }
+        (Some(w), Some(h)) => Shape::new(w, h).map_err(|e| PyValueError::new_err(e.to_string())),
         _ if w.is_negative() || h.is_negative() => Err(PyValueError::new_err(format!(
             "board ({w}, {h}) is not supported: a width and a height cannot be negative"
         ))),

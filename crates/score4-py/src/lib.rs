@@ -27,14 +27,12 @@ use pyo3::types::PyString;
 use score4::book::{self, Book as RustBook};
 use score4::classic::{self, Outcome, Request};
 use score4::solver::Player;
-use score4::{with_board_size, Board, BoardSize, StopHandle};
+use score4::wide::{notation, Position as WidePosition, Shape};
+use score4::{Board, BoardSize, StopHandle};
 
-use args::{board_size, count_arg, Dims, Int};
+use args::{count_arg, shape, Dims, Int};
 use solver::Solver;
 use watch::{FIRST_CHECK, MAX_CHECK};
-
-pub(crate) type RustPosition<const W: usize, const H: usize> = score4::Position<W, H>;
-pub(crate) type RustSolver<const W: usize, const H: usize> = score4::Solver<W, H>;
 
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -43,13 +41,9 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// The standard board, where an argument gives none.
 pub(crate) const STANDARD: (usize, usize) = (7, 6);
 
-/// The position after `moves` (0-based columns, checked when they were played).
-pub(crate) fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosition<W, H> {
-    let mut p = RustPosition::new();
-    for &c in moves {
-        p.play(usize::from(c));
-    }
-    p
+/// The column a 0-based index names, as a move string writes it.
+fn move_char(col: u8) -> char {
+    notation::character(usize::from(col) + 1).unwrap_or('?')
 }
 
 /// A Connect Four position: a board size and the moves played from the
@@ -70,74 +64,47 @@ pub(crate) fn position<const W: usize, const H: usize>(moves: &[u8]) -> RustPosi
 /// >>> p == Position("4453")
 /// True
 #[pyclass(module = "score4", from_py_object)]
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub(crate) struct Position {
-    pub(crate) size: BoardSize,
+    pub(crate) shape: Shape,
+    /// The moves played, 0-based columns.
     pub(crate) moves: Vec<u8>,
+    /// The position they reach.
+    pub(crate) reached: WidePosition,
 }
 
-fn check_moves<const W: usize, const H: usize>(text: &str) -> PyResult<Vec<u8>> {
-    RustPosition::<W, H>::parse(text).map_err(value_error)?;
-    Ok(text.bytes().map(|b| b - b'1').collect())
+impl PartialEq for Position {
+    fn eq(&self, other: &Self) -> bool {
+        self.shape == other.shape && self.moves == other.moves
+    }
 }
 
-fn legal<const W: usize, const H: usize>(moves: &[u8]) -> Vec<usize> {
-    position::<W, H>(moves).playable_columns().collect()
-}
+impl Eq for Position {}
 
-fn winning_move<const W: usize, const H: usize>(moves: &[u8], col: usize) -> bool {
-    let p = position::<W, H>(moves);
-    !p.is_game_over() && p.can_play(col) && p.is_winning_move(col)
-}
-
-fn wins_next<const W: usize, const H: usize>(moves: &[u8]) -> bool {
-    let p = position::<W, H>(moves);
-    !p.is_game_over() && p.can_win_next()
-}
-
-fn over<const W: usize, const H: usize>(moves: &[u8]) -> bool {
-    position::<W, H>(moves).is_game_over()
-}
-
-fn has_won<const W: usize, const H: usize>(moves: &[u8]) -> bool {
-    position::<W, H>(moves).opponent_has_won()
-}
-
-fn array<const W: usize, const H: usize>(moves: &[u8]) -> Vec<Vec<u32>> {
-    let p = position::<W, H>(moves);
-    let first = p.first_player();
-    let all = p.occupied();
-    (0..H)
-        .rev()
-        .map(|row| {
-            (0..W)
-                .map(|col| {
-                    let cell = score4::Geometry::<W, H>::cell(col, row);
-                    if !all.contains(cell) {
-                        0
-                    } else if first.contains(cell) {
-                        1
-                    } else {
-                        2
-                    }
-                })
-                .collect()
-        })
-        .collect()
-}
-
-fn drawing<const W: usize, const H: usize>(moves: &[u8]) -> String {
-    position::<W, H>(moves).to_string()
+impl std::hash::Hash for Position {
+    fn hash<Hs: std::hash::Hasher>(&self, h: &mut Hs) {
+        (self.shape.width(), self.shape.height(), &self.moves).hash(h);
+    }
 }
 
 impl Position {
-    fn parse(moves: &str, size: BoardSize) -> PyResult<Self> {
-        let moves = with_board_size!(size, check_moves(moves))?;
-        Ok(Position { size, moves })
+    fn parse(moves: &str, shape: Shape) -> PyResult<Self> {
+        let reached = WidePosition::parse(&shape, moves).map_err(value_error)?;
+        // Every character named a column once the parse succeeded.
+        let moves = moves
+            .chars()
+            .filter_map(notation::column)
+            .map(|c| c as u8 - 1)
+            .collect();
+        Ok(Position {
+            shape,
+            moves,
+            reached,
+        })
     }
 
     fn width(&self) -> usize {
-        self.size.width()
+        self.shape.width()
     }
 
     fn to_move_player(&self) -> Player {
@@ -164,7 +131,7 @@ impl Position {
     #[new]
     #[pyo3(signature = (moves = "", board = None), text_signature = "(moves='', board=(7, 6))")]
     fn new(moves: &str, board: Option<Dims>) -> PyResult<Self> {
-        Position::parse(moves, size_or_standard(board.as_ref())?)
+        Position::parse(moves, shape_or_standard(board.as_ref())?)
     }
 
     /// The same as `Position(moves, board)`.
@@ -177,13 +144,14 @@ impl Position {
     /// `(width, height)`.
     #[getter]
     fn board(&self) -> (usize, usize) {
-        (self.size.width(), self.size.height())
+        (self.shape.width(), self.shape.height())
     }
 
-    /// The moves played, as 1-based column digits.
+    /// The moves played, as 1-based column digits (`a` to `g` for columns
+    /// 10 to 16).
     #[getter]
     fn moves(&self) -> String {
-        self.moves.iter().map(|&c| char::from(b'1' + c)).collect()
+        self.moves.iter().map(|&c| move_char(c)).collect()
     }
 
     /// How many discs are on the board.
@@ -208,8 +176,8 @@ impl Position {
     fn play(&mut self, col: Int) -> PyResult<()> {
         let col = self.column(&col)?;
         let mut text = self.moves();
-        text.push(char::from(b'1' + col as u8));
-        self.moves = with_board_size!(self.size, check_moves(&text))?;
+        text.push(move_char(col as u8));
+        *self = Position::parse(&text, self.shape)?;
         Ok(())
     }
 
@@ -218,7 +186,9 @@ impl Position {
         if self.is_game_over() {
             return Vec::new();
         }
-        with_board_size!(self.size, legal(&self.moves))
+        (0..self.width())
+            .filter(|&col| self.reached.can_play(&self.shape, col))
+            .collect()
     }
 
     /// Whether column `col` (0-based) has room and the game goes on.
@@ -233,23 +203,25 @@ impl Position {
     /// True
     fn is_winning_move(&self, col: Int) -> PyResult<bool> {
         let col = self.column(&col)?;
-        Ok(with_board_size!(self.size, winning_move(&self.moves, col)))
+        let (p, shape) = (&self.reached, &self.shape);
+        Ok(p.ending(shape).is_none() && p.can_play(shape, col) && p.is_winning_move(shape, col))
     }
 
     /// Whether the side to move can make four with its next disc.
     fn can_win_next(&self) -> bool {
-        with_board_size!(self.size, wins_next(&self.moves))
+        self.reached.ending(&self.shape).is_none() && self.reached.can_win_next(&self.shape)
     }
 
     /// Whether someone has four in a row or the board is full.
     fn is_game_over(&self) -> bool {
-        with_board_size!(self.size, over(&self.moves))
+        self.reached.ending(&self.shape).is_some()
     }
 
     /// 1 or 2 for the player with four in a row; None while the game goes
     /// on and for a draw.
     fn winner(&self) -> Option<u8> {
-        with_board_size!(self.size, has_won(&self.moves)).then(|| match self.to_move_player() {
+        let won = self.reached.opponent_has_won(&self.shape);
+        won.then(|| match self.to_move_player() {
             Player::First => 2,
             Player::Second => 1,
         })
@@ -261,7 +233,24 @@ impl Position {
     /// >>> Position("44", board=(4, 4)).to_array()
     /// [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2], [0, 0, 0, 1]]
     fn to_array(&self) -> Vec<Vec<u32>> {
-        with_board_size!(self.size, array(&self.moves))
+        let (first, all) = (self.reached.first_player(), self.reached.occupied());
+        (0..self.shape.height())
+            .rev()
+            .map(|row| {
+                (0..self.width())
+                    .map(|col| {
+                        let cell = self.shape.cell(col, row);
+                        if all & cell == 0 {
+                            0
+                        } else if first & cell != 0 {
+                            1
+                        } else {
+                            2
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
     }
 
     /// The position seen in a mirror: column `c` becomes `width - 1 - c`.
@@ -271,8 +260,9 @@ impl Position {
     fn mirror(&self) -> Position {
         let w = self.width() as u8;
         Position {
-            size: self.size,
+            shape: self.shape,
             moves: self.moves.iter().map(|&c| w - 1 - c).collect(),
+            reached: self.reached.mirror(&self.shape),
         }
     }
 
@@ -307,24 +297,24 @@ impl Position {
     }
 
     fn __str__(&self) -> String {
-        with_board_size!(self.size, drawing(&self.moves))
+        self.reached.drawing(&self.shape).to_string()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Position('{}', board=({}, {}))",
             self.moves(),
-            self.size.width(),
-            self.size.height()
+            self.shape.width(),
+            self.shape.height()
         )
     }
 }
 
 /// The board `board` names, the standard one if none.
-fn size_or_standard(board: Option<&Dims>) -> PyResult<BoardSize> {
+pub(crate) fn shape_or_standard(board: Option<&Dims>) -> PyResult<Shape> {
     match board {
-        Some(b) => board_size(b),
-        None => BoardSize::new(STANDARD.0, STANDARD.1).map_err(value_error),
+        Some(b) => shape(b),
+        None => Shape::new(STANDARD.0, STANDARD.1).map_err(value_error),
     }
 }
 
@@ -333,10 +323,10 @@ pub(crate) fn read_position(pos: &Bound<'_, PyAny>, board: Option<&Dims>) -> PyR
     // A string first, without building the error a failed extraction makes:
     // on end-game positions that would cost more than the search.
     if let Ok(text) = pos.cast::<PyString>() {
-        return Position::parse(&text.to_cow()?, size_or_standard(board)?);
+        return Position::parse(&text.to_cow()?, shape_or_standard(board)?);
     }
     if let Ok(p) = pos.extract::<Position>() {
-        if board.is_some_and(|b| board_size(b).ok() != Some(p.size)) {
+        if board.is_some_and(|b| shape(b).ok() != Some(p.shape)) {
             return Err(PyValueError::new_err(
                 "board= disagrees with the Position's own board",
             ));
@@ -344,7 +334,7 @@ pub(crate) fn read_position(pos: &Bound<'_, PyAny>, board: Option<&Dims>) -> PyR
         return Ok(p);
     }
     match pos.extract::<String>() {
-        Ok(moves) => Position::parse(&moves, size_or_standard(board)?),
+        Ok(moves) => Position::parse(&moves, shape_or_standard(board)?),
         Err(_) => Err(PyTypeError::new_err(format!(
             "expected a Position or a move string such as \"4453\", not {}",
             pos.get_type().name()?
@@ -357,10 +347,6 @@ pub(crate) fn read_position(pos: &Bound<'_, PyAny>, board: Option<&Dims>) -> PyR
 #[pyclass(module = "score4", frozen)]
 pub(crate) struct Book {
     pub(crate) book: Arc<RustBook>,
-}
-
-fn book_score<const W: usize, const H: usize>(book: &RustBook, moves: &[u8]) -> Option<i32> {
-    book.score(&position::<W, H>(moves))
 }
 
 #[pymethods]
@@ -393,7 +379,7 @@ impl Book {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Book> {
         let options = book::build::Options {
-            size: size_or_standard(board.as_ref())?,
+            size: book_size(&shape_or_standard(board.as_ref())?)?,
             depth: count_arg("depth", &depth, 0..=u32::MAX as usize)? as u32,
             share: None,
             threads: count_arg("threads", &threads, 1..=score4::solver::MAX_THREADS)?,
@@ -460,18 +446,18 @@ impl Book {
         // otherwise; a Position is on its own.
         let p = match board {
             None if pos.is_instance_of::<PyString>() => {
-                Position::parse(&pos.cast::<PyString>()?.to_cow()?, self.book.size())?
+                Position::parse(&pos.cast::<PyString>()?.to_cow()?, book_shape(&self.book))?
             }
             board => read_position(pos, board.as_ref())?,
         };
-        if p.size != self.book.size() {
+        if p.shape != book_shape(&self.book) {
             return Err(PyValueError::new_err(format!(
                 "the book is for {}, not {}",
                 self.book.size(),
-                p.size
+                p.shape
             )));
         }
-        Ok(with_board_size!(p.size, book_score(&self.book, &p.moves)))
+        Ok(self.book.score_as_data(&p.shape, &p.reached))
     }
 
     fn __repr__(&self) -> String {
@@ -482,6 +468,22 @@ impl Book {
             self.book.len()
         )
     }
+}
+
+/// The board of a book: a book's board fits 64 bits, so every shape
+/// takes it.
+fn book_shape(book: &RustBook) -> Shape {
+    Shape::any(book.size().width(), book.size().height())
+}
+
+/// The board a book is built for: books key positions in 64 bits, so a
+/// larger board is a ValueError.
+fn book_size(shape: &Shape) -> PyResult<BoardSize> {
+    BoardSize::new(shape.width(), shape.height()).map_err(|_| {
+        PyValueError::new_err(format!(
+            "books are for boards of at most 64 bits and nine columns, not {shape}"
+        ))
+    })
 }
 
 /// The cells `engine_move` is given: a list (or any sequence) of cell
@@ -576,7 +578,7 @@ fn engine_move(py: Python<'_>, cells: &Bound<'_, PyAny>, level: Int) -> PyResult
 /// The board sizes supported, as `(width, height)`.
 #[pyfunction]
 fn board_sizes() -> Vec<(usize, usize)> {
-    BoardSize::all().map(|s| (s.width(), s.height())).collect()
+    Shape::all().map(|s| (s.width(), s.height())).collect()
 }
 
 /// How this module was built: the compiler, and the x86-64 features its

@@ -1,7 +1,6 @@
 //! The perfect solver for Python: one library solver per board, lent to
 //! one search at a time, searching without the GIL.
 
-use std::any::Any;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -11,13 +10,14 @@ use std::time::{Duration, Instant};
 use pyo3::exceptions::{PyMemoryError, PyRuntimeError, PyTimeoutError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use score4::book::Book as RustBook;
-use score4::solver::{Goal, Question, Reply, Stopped};
-use score4::{with_board_size, BoardSize, ScoreRange, SolveError};
+use score4::solver::{Goal, Stopped};
+use score4::wide::{self, Shape};
+use score4::{ScoreRange, SolveError};
 
 use crate::analysis::Analysis;
 use crate::args::{count_arg, deadline, Dims, Int, Seconds};
 use crate::watch::{unwatch, watch, FIRST_CHECK, MAX_CHECK};
-use crate::{position, read_position, value_error, Book, RustPosition, RustSolver, STANDARD};
+use crate::{read_position, shape_or_standard, Book};
 
 /// Which book a solver answers from.
 #[derive(Clone)]
@@ -27,9 +27,9 @@ enum BookChoice {
     File(Arc<RustBook>),
 }
 
-/// The library's solver of one board, its type (which names the board)
-/// hidden.
-type Current = Option<(BoardSize, Box<dyn Any + Send + Sync>)>;
+/// The library's solver of one board (it knows which), boxed: it holds
+/// its board's masks.
+type Current = Option<Box<wide::Solver>>;
 
 /// The library solver and who has it.
 struct Lending {
@@ -115,59 +115,61 @@ enum Found {
     Columns(Vec<usize>),
 }
 
-/// A new library solver for the `W` x `H` board with a Solver's table
+/// A new library solver for the board `shape` with a Solver's table
 /// size, threads and book.
-fn make<const W: usize, const H: usize>(
+fn make(
+    shape: Shape,
     table_mb: usize,
     threads: usize,
     book: &BookChoice,
-) -> PyResult<Box<dyn Any + Send + Sync>> {
-    let mut solver = RustSolver::<W, H>::try_with_table_mb(table_mb)
+) -> PyResult<Box<wide::Solver>> {
+    let mut solver = wide::Solver::new(shape, table_mb)
         .map_err(|e| PyMemoryError::new_err(format!("table_mb {table_mb}: {e}")))?;
     solver.set_threads(threads);
-    let size = BoardSize::of::<W, H>();
     match book {
         BookChoice::BuiltIn => {}
         BookChoice::None => solver.drop_book(),
-        BookChoice::File(book) if book.size() == size => {
-            solver.use_book(Arc::clone(book)).map_err(value_error)?
+        BookChoice::File(book) => {
+            let size = book.size();
+            if (size.width(), size.height()) == (shape.width(), shape.height()) {
+                solver
+                    .use_book(Arc::clone(book))
+                    .map_err(crate::value_error)?
+            } else {
+                solver.drop_book()
+            }
         }
-        BookChoice::File(_) => solver.drop_book(),
     }
     Ok(Box::new(solver))
 }
 
-/// The lent library solver of the `W` x `H` board, made if the one lent
-/// is of another board.
-fn solver_of<'a, const W: usize, const H: usize>(
+/// The lent library solver of the board `shape`, made if the one lent is
+/// of another board.
+fn solver_of<'a>(
     this: &Solver,
     lent: &'a mut Lent<'_>,
-) -> PyResult<&'a mut RustSolver<W, H>> {
-    let size = BoardSize::of::<W, H>();
-    if lent.current.as_ref().is_none_or(|(s, _)| *s != size) {
+    shape: &Shape,
+) -> PyResult<&'a mut wide::Solver> {
+    if lent.current.as_ref().is_none_or(|s| s.shape() != shape) {
         // The old table goes before the new one is made.
         lent.current = None;
-        lent.current = Some((size, make::<W, H>(this.table_mb, this.threads, &this.book)?));
+        lent.current = Some(make(*shape, this.table_mb, this.threads, &this.book)?);
     }
     lent.current
-        .as_mut()
-        .and_then(|(_, s)| s.downcast_mut::<RustSolver<W, H>>())
+        .as_deref_mut()
         .ok_or_else(|| PyRuntimeError::new_err("no solver for this board"))
 }
 
-fn search_on<const W: usize, const H: usize>(
+fn search_on(
     this: &Solver,
     lent: &mut Lent<'_>,
     py: Python<'_>,
-    moves: &[u8],
+    pos: &crate::Position,
     ask: Ask,
     deadline: Option<Instant>,
 ) -> PyResult<Found> {
-    let p = position::<W, H>(moves);
-    if !matches!(ask, Ask::Analyze) {
-        SolveError::check(&p).map_err(value_error)?;
-    }
-    let solver = solver_of::<W, H>(this, lent)?;
+    let p = pos.reached;
+    let solver = solver_of(this, lent, &pos.shape)?;
     let handle = solver.stop_handle();
     let before = solver.nodes();
     let mut interval = FIRST_CHECK;
@@ -180,6 +182,10 @@ fn search_on<const W: usize, const H: usize>(
         };
         let found = py.detach(|| run(solver, &p, ask));
         unwatch(id);
+        let found = match found {
+            Ok(found) => found,
+            Err(e) => break Err(crate::value_error(e)),
+        };
         match found {
             Ok(found) => break Ok(found),
             Err(Stopped) if deadline.is_some_and(|d| Instant::now() >= d) => {
@@ -214,20 +220,19 @@ struct Anytime<'a> {
 /// The anytime analysis of `pos`: the search runs without the GIL, which
 /// is taken back only to look at Python's signals and to call
 /// `on_update`; an exception from either stops the search and is raised.
-fn anytime_on<const W: usize, const H: usize>(
+fn anytime_on(
     this: &Solver,
     lent: &mut Lent<'_>,
     py: Python<'_>,
     pos: &crate::Position,
     ask: &Anytime<'_>,
 ) -> PyResult<Analysis> {
-    let p = position::<W, H>(&pos.moves);
-    let solver = solver_of::<W, H>(this, lent)?;
+    let solver = solver_of(this, lent, &pos.shape)?;
     let handle = solver.stop_handle();
     let before = solver.nodes();
     let on_update = ask.on_update.map(|f| f.clone().unbind());
     let mut failed: Option<PyErr> = None;
-    let mut told: Option<([Option<ScoreRange>; W], bool)> = None;
+    let mut told: Option<(Vec<Option<ScoreRange>>, bool)> = None;
     let mut told_at = Instant::now();
     let (goal, deadline, every) = (ask.goal, ask.deadline, ask.tick);
     // The library ticks often enough for Ctrl-C to be heard soon, whatever
@@ -235,17 +240,19 @@ fn anytime_on<const W: usize, const H: usize>(
     let tick = every.min(MAX_CHECK);
     let last = py.detach(|| {
         handle.resume();
-        solver.analyze_anytime(&p, goal, deadline, tick, |a| {
+        solver.analyze_anytime(&pos.reached, goal, deadline, tick, |a| {
             if failed.is_some() {
                 return;
             }
-            let state = (a.columns, a.done);
-            let due = told != Some(state) || told_at.elapsed() >= every;
+            let changed = told
+                .as_ref()
+                .is_none_or(|(columns, done)| *columns != a.columns || *done != a.done);
+            let due = changed || told_at.elapsed() >= every;
             let called = Python::attach(|py| {
                 py.check_signals()?;
                 match &on_update {
                     Some(f) if due => {
-                        told = Some(state);
+                        told = Some((a.columns.clone(), a.done));
                         told_at = Instant::now();
                         f.call1(py, (Analysis::of(pos, a),)).map(drop)
                     }
@@ -267,27 +274,30 @@ fn anytime_on<const W: usize, const H: usize>(
     }
 }
 
-/// One search, stoppable by the solver's handle.
-fn run<const W: usize, const H: usize>(
-    solver: &mut RustSolver<W, H>,
-    p: &RustPosition<W, H>,
+/// One search, stoppable by the solver's handle; a finished game is an
+/// error, except to an analysis, which gives it no columns.
+fn run(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
     ask: Ask,
-) -> Result<Found, Stopped> {
+) -> Result<Result<Found, Stopped>, SolveError> {
     Ok(match ask {
-        Ask::Strong => Found::Score(solver.solve_until(p, None)?),
-        Ask::Weak => Found::Score(solver.solve_weak_until(p, None)?),
-        Ask::Best => Found::Column(solver.best_move_until(p, None)?),
-        Ask::AllBest => match solver.answer_until(p, Question::Best, None)? {
-            Reply::Best { moves, .. } => Found::Columns((0..W).filter(|&col| moves[col]).collect()),
-            _ => unreachable!("the best moves are columns"),
-        },
-        Ask::Analyze => Found::Scores(
-            solver
-                .analyze_until(p, None)
+        Ask::Strong => solver.solve_until(p, None)?.map(Found::Score),
+        Ask::Weak => solver.solve_weak_until(p, None)?.map(Found::Score),
+        Ask::Best => solver
+            .best_move_until(p, None)?
+            .map(|col| Found::Column(Some(col))),
+        Ask::AllBest => solver
+            .best_moves_until(p, None)?
+            .map(|(_, moves)| Found::Columns((0..moves.len()).filter(|&col| moves[col]).collect())),
+        Ask::Analyze => match solver.analyze_until(p, None) {
+            Ok(scores) => scores
                 .into_iter()
                 .map(Option::transpose)
-                .collect::<Result<_, Stopped>>()?,
-        ),
+                .collect::<Result<_, Stopped>>()
+                .map(Found::Scores),
+            Err(_) => Ok(Found::Scores(vec![None; solver.shape().width()])),
+        },
     })
 }
 
@@ -361,10 +371,7 @@ impl Solver {
         let p = read_position(pos, board)?;
         let deadline = deadline(timeout)?;
         let mut lent = self.lend(py, deadline)?;
-        with_board_size!(
-            p.size,
-            search_on(self, &mut lent, py, &p.moves, ask, deadline)
-        )
+        search_on(self, &mut lent, py, &p, ask, deadline)
     }
 }
 
@@ -394,7 +401,7 @@ impl Solver {
                 } else if let Ok(book) = b.cast::<Book>() {
                     BookChoice::File(Arc::clone(&book.get().book))
                 } else if let Ok(path) = b.extract::<PathBuf>() {
-                    BookChoice::File(Arc::new(RustBook::load(&path).map_err(value_error)?))
+                    BookChoice::File(Arc::new(RustBook::load(&path).map_err(crate::value_error)?))
                 } else {
                     return Err(PyTypeError::new_err(
                         "book must be True, False, a path or a Book",
@@ -404,14 +411,13 @@ impl Solver {
         };
         // The standard board's solver is made now, so that a table too
         // large for the system is refused here, not at the first search.
-        let size = BoardSize::new(STANDARD.0, STANDARD.1).map_err(value_error)?;
-        let current = with_board_size!(size, make(table_mb, threads, &book))?;
+        let current = make(shape_or_standard(None)?, table_mb, threads, &book)?;
         Ok(Solver {
             table_mb,
             threads,
             book,
             lending: Mutex::new(Lending {
-                current: Some((size, current)),
+                current: Some(current),
                 user: None,
             }),
             returned: Condvar::new(),
@@ -529,7 +535,7 @@ impl Solver {
             on_update,
         };
         let mut lent = self.lend(py, ask.deadline)?;
-        with_board_size!(p.size, anytime_on(self, &mut lent, py, &p, &ask))
+        anytime_on(self, &mut lent, py, &p, &ask)
     }
 
     /// A perfect move (0-based column): the fastest win, else a draw, else
@@ -571,16 +577,11 @@ impl Solver {
     /// Empties the table: the next search starts from nothing, as a new
     /// solver's would (the table's memory is kept).
     fn reset(&self, py: Python<'_>) -> PyResult<()> {
-        fn clear<const W: usize, const H: usize>(solver: &mut (dyn Any + Send + Sync)) {
-            if let Some(s) = solver.downcast_mut::<RustSolver<W, H>>() {
-                s.clear_table();
-            }
-        }
         let mut lent = self.lend(py, None)?;
         // Clearing a large table takes a while: not with the GIL held.
         py.detach(|| {
-            if let Some((size, solver)) = lent.current.as_mut() {
-                with_board_size!(*size, clear(solver.as_mut()));
+            if let Some(solver) = lent.current.as_mut() {
+                solver.clear_table();
             }
         });
         Ok(())

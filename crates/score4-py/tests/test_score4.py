@@ -93,7 +93,7 @@ def negamax(p, memo):
     return best
 
 
-@pytest.mark.parametrize("board", [(5, 4), (4, 5), (6, 4)])
+@pytest.mark.parametrize("board", [(5, 4), (4, 5), (6, 4), (10, 4), (11, 4), (4, 25), (16, 4)])
 def test_other_boards_against_plain_negamax(board):
     import random
 
@@ -136,7 +136,18 @@ def test_position_model():
     full = Position("444444")
     assert not full.can_play(3) and 3 not in full.legal_moves()
     assert Position("1", board=(4, 4)).mirror().moves == "4"
+    # Past nine columns a move is a letter, read in either case.
+    q = Position("5a", board=(10, 6))
+    assert q.moves == "5a" and q == Position("5A", board=(10, 6))
+    assert q.legal_moves() == list(range(10)) and q.mirror().moves == "61"
+    assert q.to_array()[-1] == [0, 0, 0, 0, 1, 0, 0, 0, 0, 2]
+    assert str(q).splitlines()[-1].split() == list("123456789a")
+    q.play(15 - 6)
+    assert q.moves == "5aa" and repr(q) == "Position('5aa', board=(10, 6))"
     assert (9, 6) in score4.board_sizes() and (4, 15) in score4.board_sizes()
+    assert (10, 6) in score4.board_sizes() and (16, 7) in score4.board_sizes()
+    assert (8, 15) in score4.board_sizes() and (4, 31) in score4.board_sizes()
+    assert (17, 4) not in score4.board_sizes() and (8, 16) not in score4.board_sizes()
 
 
 @pytest.mark.parametrize(
@@ -147,7 +158,11 @@ def test_position_model():
         (lambda: Position("4h"), "move 2: 'h' is not a column"),
         (lambda: Position("4444444"), "move 7: column 4 is full"),
         (lambda: Position("12121213"), "move 8: the game was already won by move 7"),
-        (lambda: Position("", board=(10, 6)), "10x6"),
+        (lambda: Position("", board=(17, 4)), "17x4 is not supported"),
+        (lambda: Position("", board=(8, 16)), "8x16 is not supported"),
+        (lambda: Position("ah", board=(16, 4)), "move 2: 'h' is not a column"),
+        (lambda: Position("b", board=(10, 4)), "move 1: column 11 is out of range 1..10"),
+        (lambda: Book.build("never.book", 2, board=(10, 4)), "books are for boards of at most 64 bits"),
         (lambda: Position("44").play(7), "column 7 is out of range 0..6"),
         (lambda: Position("44").play(-1), "out of range"),
         (lambda: Solver().solve("1212121"), "the game is already over: move 7 won"),

@@ -1,8 +1,10 @@
 """score4: exact scores and perfect play for Connect Four on every board
-from 4x4 to 9x6, an opening book, and the classic Score4 engine.
+from 4x4 up to 128 bits and 16 columns (``board_sizes()``), an opening book,
+and the classic Score4 engine.
 
-Integer columns are 0-based (list indices); move strings are 1-based
-digits, as on the command line: ``Position("4453")``.
+Integer columns are 0-based (list indices); move strings are 1-based, as on
+the command line: digits, then ``a`` to ``g`` for columns 10 to 16
+(``Position("4453")``, ``Position("5a", board=(10, 6))``).
 
 >>> import score4
 >>> score4.Solver().analyze("4453")
