@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use score4::solver::{JournalError, JournalLoaded, JOURNAL_MIN_WORK};
-use score4::Solver;
+use score4::wide::Solver;
 
 use crate::output;
 
@@ -28,15 +28,7 @@ pub struct JournalArg {
 
 impl JournalArg {
     /// Opens the journal for `solver`, saying on stderr what it held.
-    pub fn apply<const W: usize, const H: usize>(
-        &self,
-        solver: &mut Solver<W, H>,
-    ) -> Result<(), String> {
-        self.open(|path, min_work| solver.keep_journal(path, min_work))
-    }
-
-    /// [`apply`](Self::apply) to a solver of any size.
-    pub fn apply_any(&self, solver: &mut score4::wide::Solver) -> Result<(), String> {
+    pub fn apply(&self, solver: &mut Solver) -> Result<(), String> {
         self.open(|path, min_work| solver.keep_journal(path, min_work))
     }
 
@@ -63,6 +55,6 @@ impl JournalArg {
 }
 
 /// The journal's first failed write, as an error line, if any.
-pub fn failure<const W: usize, const H: usize>(solver: &Solver<W, H>) -> Option<String> {
+pub fn failure(solver: &Solver) -> Option<String> {
     solver.journal_error().map(|e| format!("--journal {e}"))
 }

@@ -146,7 +146,7 @@ impl BoardArg {
     fn compiled_for(&self, command: &str) -> Result<score4::BoardSize, String> {
         self.compiled().ok_or_else(|| {
             format!(
-                "--board {}: `score4 {command}` works on boards up to 64 bits and nine columns so far; `solve`, `bench`, `serve` and `play` work on every size up to 128 bits",
+                "--board {}: `score4 {command}` works on boards up to 64 bits and nine columns so far; `solve`, `bench`, `split`, `serve` and `play` work on every size up to 128 bits",
                 self.board
             )
         })

@@ -133,7 +133,7 @@ pub fn run(args: Args) -> u8 {
         output::error(message);
         return FAILED;
     }
-    if let Err(message) = args.journal.apply_any(&mut solver) {
+    if let Err(message) = args.journal.apply(&mut solver) {
         output::error(message);
         return FAILED;
     }

@@ -5,9 +5,10 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use score4::default_table_mb;
 use score4::input::Lines;
 use score4::split::{Job, Loaded, Plan, Split, SplitError};
-use score4::{default_table_mb, with_board_size, Solver};
+use score4::wide::{Shape, Solver};
 
 use crate::output::{self, Output, FAILED, OK};
 
@@ -85,7 +86,7 @@ pub struct Probing {
 }
 
 impl Probing {
-    fn apply<const W: usize, const H: usize>(&self, split: &mut Split<W, H>) -> Result<(), String> {
+    fn apply(&self, split: &mut Split) -> Result<(), String> {
         match self.guess {
             Some(guess) => split.set_guess(guess).map_err(|e| format!("--{e}")),
             None => Ok(()),
@@ -110,21 +111,7 @@ pub struct SearchArgs {
 
 /// Runs the command and returns the exit status.
 pub fn run(command: Command) -> u8 {
-    let size = match &command {
-        Command::Solve {
-            searching: Searching { split, .. },
-            ..
-        }
-        | Command::Plan { split, .. }
-        | Command::Run(Searching { split, .. }) => match split.board.compiled_for("split") {
-            Ok(size) => size,
-            Err(message) => {
-                output::error(message);
-                return FAILED;
-            }
-        },
-    };
-    match with_board_size!(size, run_on(command)) {
+    match run_on(command) {
         Ok(status) => status,
         Err(e) => {
             output::error(format_args!("split: {e}"));
@@ -133,9 +120,10 @@ pub fn run(command: Command) -> u8 {
     }
 }
 
-fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String> {
-    let new_split =
-        |args: &SplitArgs| Split::<W, H>::new(&args.root, args.depth).map_err(|e| e.to_string());
+fn run_on(command: Command) -> Result<u8, String> {
+    let new_split = |args: &SplitArgs| {
+        Split::new(args.board.shape(), &args.root, args.depth).map_err(|e| e.to_string())
+    };
     match command {
         Command::Solve {
             searching:
@@ -147,9 +135,10 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             probing,
             progress,
         } => {
+            let shape = split.board.shape();
             let mut split = new_split(&split)?;
             probing.apply(&mut split)?;
-            let mut solver = solver::<W, H>(&search)?;
+            let mut solver = solver(shape, &search)?;
             let (mut recorder, loaded) = split.open(&records).map_err(|e| e.to_string())?;
             say_loaded(&records, loaded);
             let mut since = Instant::now();
@@ -193,8 +182,9 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
             records,
             search,
         }) => {
+            let shape = split.board.shape();
             let mut split = new_split(&split)?;
-            let mut solver = solver::<W, H>(&search)?;
+            let mut solver = solver(shape, &search)?;
             let (mut recorder, _) = split.open(&records).map_err(|e| e.to_string())?;
             let mut out = Output::new();
             let mut lines = Lines::new(io::stdin().lock()).stopping_at_long_lines();
@@ -221,11 +211,12 @@ fn run_on<const W: usize, const H: usize>(command: Command) -> Result<u8, String
     }
 }
 
-fn solver<const W: usize, const H: usize>(search: &SearchArgs) -> Result<Solver<W, H>, String> {
+fn solver(shape: Shape, search: &SearchArgs) -> Result<Solver, String> {
     let threads = usize::from(search.threads);
-    let mb = search.table_mb.unwrap_or(default_table_mb(threads, W * H));
-    let mut solver =
-        Solver::<W, H>::try_with_table_mb(mb).map_err(|e| format!("--table-mb {mb}: {e}"))?;
+    let mb = search
+        .table_mb
+        .unwrap_or(default_table_mb(threads, shape.cells()));
+    let mut solver = Solver::new(shape, mb).map_err(|e| format!("--table-mb {mb}: {e}"))?;
     solver.set_threads(threads);
     search.journal.apply(&mut solver)?;
     Ok(solver)

@@ -32,12 +32,10 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::bitboard::Geometry;
 use crate::error::{ParseError, SolveError};
 use crate::input::{quoted_path, Lines};
-use crate::position::Position;
-use crate::size::BoardSize;
-use crate::solver::{Bound, Solver, Stopped};
+use crate::solver::{next_probe, score_range, settled_score, Bound, Stopped};
+use crate::wide::{notation, placed, Position, Shape, Solver};
 
 /// First word of a record file's header.
 const MAGIC: &str = "score4-split";
@@ -58,8 +56,8 @@ pub enum SplitError {
     OtherSplit {
         /// The file, quoted.
         path: String,
-        /// This split's board.
-        board: BoardSize,
+        /// This split's board, `WxH`.
+        board: String,
         /// This split's root.
         root: String,
         /// This split's depth.
@@ -157,26 +155,28 @@ impl Known {
     }
 }
 
-/// A strong solve of one root, split `depth` moves down.
-pub struct Split<const W: usize, const H: usize> {
-    root: Position<W, H>,
+/// A strong solve of one root, split `depth` moves down, on a board of any
+/// [`Shape`].
+pub struct Split {
+    shape: Shape,
+    root: Position,
     root_moves: String,
     depth: u32,
     /// The root's score, if guessed: probed first.
     guess: Option<i32>,
     /// Recorded bounds by [`Position::canonical_key`].
-    known: HashMap<u64, Known>,
+    known: HashMap<u128, Known>,
 }
 
 /// How [`Split::above`] answers the positions at the split depth.
-enum Leaves<'a, const W: usize, const H: usize> {
+enum Leaves<'a> {
     /// From the records, listing the searches that are missing (each
     /// position and window once, however many ways lead to it).
-    Plan(&'a mut Vec<Job>, HashSet<(u64, i32)>),
+    Plan(&'a mut Vec<Job>, HashSet<(u128, i32)>),
     /// By searching what is missing, recording each result and telling
     /// the observer (the job, its bound, the positions it searched).
     Search(
-        &'a mut Solver<W, H>,
+        &'a mut Solver,
         &'a mut Recorder,
         &'a mut dyn FnMut(&Job, Bound, u64),
     ),
@@ -184,15 +184,16 @@ enum Leaves<'a, const W: usize, const H: usize> {
     Records,
 }
 
-impl<const W: usize, const H: usize> Split<W, H> {
+impl Split {
     /// The split of the position `root_moves` (moves from the empty board,
-    /// `-` or nothing for the empty board itself) `depth` moves down. The
-    /// game must not be over.
-    pub fn new(root_moves: &str, depth: u32) -> Result<Self, SplitError> {
+    /// `-` or nothing for the empty board itself) on the board `shape`,
+    /// `depth` moves down. The game must not be over.
+    pub fn new(shape: Shape, root_moves: &str, depth: u32) -> Result<Self, SplitError> {
         let root_moves = without_dash(root_moves);
-        let root = Position::<W, H>::parse(root_moves)?;
-        SolveError::check(&root)?;
+        let root = Position::parse(&shape, root_moves)?;
+        root.check_in_play(&shape)?;
         Ok(Split {
+            shape,
             root,
             root_moves: root_moves.to_string(),
             depth,
@@ -208,7 +209,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// that found them, so a guess may be added to or dropped from a
     /// solve under way.
     pub fn set_guess(&mut self, guess: i32) -> Result<(), SplitError> {
-        let (min, max) = Solver::<W, H>::score_range(self.root.moves_played() as i32);
+        let (min, max) = score_range(&self.shape, self.root.moves_played() as i32);
         if !(min..=max).contains(&guess) {
             return Err(SplitError::Guess { guess, min, max });
         }
@@ -220,7 +221,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     pub fn header(&self) -> String {
         format!(
             "{MAGIC} {VERSION} {} {} {}",
-            BoardSize::of::<W, H>(),
+            self.shape,
             or_dash(&self.root_moves),
             self.depth
         )
@@ -259,7 +260,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     fn other_split(&self, path: &Path) -> SplitError {
         SplitError::OtherSplit {
             path: quoted_path(path),
-            board: BoardSize::of::<W, H>(),
+            board: self.shape.to_string(),
             root: or_dash(&self.root_moves).to_string(),
             depth: self.depth,
         }
@@ -267,7 +268,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
 
     /// A record line's position and bound, if its checksum holds and the
     /// position is one this split's root leads to.
-    fn read_record(&self, line: &str) -> Option<(Position<W, H>, Bound)> {
+    fn read_record(&self, line: &str) -> Option<(Position, Bound)> {
         let (text, check) = line.rsplit_once(' ')?;
         if check.len() != 16 || u64::from_str_radix(check, 16).ok()? != self.check(text) {
             return None;
@@ -282,9 +283,9 @@ impl<const W: usize, const H: usize> Split<W, H> {
     }
 
     /// The position `moves` names, if this split's root leads to it.
-    fn position_of(&self, moves: &str) -> Option<Position<W, H>> {
+    fn position_of(&self, moves: &str) -> Option<Position> {
         let moves = without_dash(moves);
-        let p = Position::<W, H>::parse(moves).ok()?;
+        let p = Position::parse(&self.shape, moves).ok()?;
         moves.starts_with(&self.root_moves).then_some(p)
     }
 
@@ -310,9 +311,9 @@ impl<const W: usize, const H: usize> Split<W, H> {
     }
 
     /// Adds a proven bound of `p` to what the split knows.
-    fn remember(&mut self, p: &Position<W, H>, bound: Bound) {
+    fn remember(&mut self, p: &Position, bound: Bound) {
         self.known
-            .entry(p.canonical_key())
+            .entry(p.canonical_key(&self.shape))
             .or_insert(Known::NOTHING)
             .add(bound);
     }
@@ -322,12 +323,12 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// remembers it.
     fn search(
         &mut self,
-        p: &Position<W, H>,
+        p: &Position,
         job: &Job,
-        solver: &mut Solver<W, H>,
+        solver: &mut Solver,
         recorder: &mut Recorder,
     ) -> Result<Bound, SplitError> {
-        let bound = solver.probe(p, job.alpha);
+        let bound = solver.probe(p, job.alpha)?;
         recorder.write(&self.record_line(job, bound))?;
         self.remember(p, bound);
         Ok(bound)
@@ -349,7 +350,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// found: killed, it loses at most the search under way.
     pub fn solve(
         &mut self,
-        solver: &mut Solver<W, H>,
+        solver: &mut Solver,
         recorder: &mut Recorder,
     ) -> Result<i32, SplitError> {
         self.solve_observed(solver, recorder, |_, _, _| {})
@@ -360,7 +361,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// progress of a solve that takes hours.
     pub fn solve_observed(
         &mut self,
-        solver: &mut Solver<W, H>,
+        solver: &mut Solver,
         recorder: &mut Recorder,
         mut observe: impl FnMut(&Job, Bound, u64),
     ) -> Result<i32, SplitError> {
@@ -369,13 +370,13 @@ impl<const W: usize, const H: usize> Split<W, H> {
     }
 
     /// The root's probe loop: `None` as soon as a window is not settled.
-    fn narrow(&mut self, leaves: &mut Leaves<'_, W, H>) -> Result<Option<i32>, SplitError> {
+    fn narrow(&mut self, leaves: &mut Leaves<'_>) -> Result<Option<i32>, SplitError> {
         let root = self.root;
-        if let Some(score) = Solver::<W, H>::settled_score(&root) {
+        if let Some(score) = settled_score(&placed(&self.shape, &root)) {
             return Ok(Some(score));
         }
         let n = root.moves_played() as i32;
-        let (mut min, mut max) = Solver::<W, H>::score_range(n);
+        let (mut min, mut max) = score_range(&self.shape, n);
         let mut probes = 0;
         let mut moves = self.root_moves.clone();
         while min < max {
@@ -383,7 +384,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
                 // First "above guess - 1?", then "above guess?".
                 Some(g) if min < g && g <= max => g - 1,
                 Some(g) if min == g && g < max => g,
-                _ => Solver::<W, H>::next_probe(min, max, probes, n),
+                _ => next_probe(&self.shape, min, max, probes, n),
             };
             probes += 1;
             match self.above(&root, probe, self.depth, &mut moves, leaves)? {
@@ -400,20 +401,18 @@ impl<const W: usize, const H: usize> Split<W, H> {
     /// not recorded (when planning).
     fn above(
         &mut self,
-        p: &Position<W, H>,
+        p: &Position,
         alpha: i32,
         depth: u32,
         moves: &mut String,
-        leaves: &mut Leaves<'_, W, H>,
+        leaves: &mut Leaves<'_>,
     ) -> Result<Option<bool>, SplitError> {
-        if let Some(score) = Solver::<W, H>::settled_score(p) {
+        let shape = self.shape;
+        if let Some(score) = settled_score(&placed(&shape, p)) {
             return Ok(Some(score > alpha));
         }
-        if let Some(known) = self
-            .known
-            .get(&p.canonical_key())
-            .and_then(|k| k.above(alpha))
-        {
+        let key = p.canonical_key(&shape);
+        if let Some(known) = self.known.get(&key).and_then(|k| k.above(alpha)) {
             return Ok(Some(known));
         }
         let records_only = matches!(leaves, Leaves::Records);
@@ -433,7 +432,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
             return Ok(match leaves {
                 Leaves::Records => None,
                 Leaves::Plan(jobs, listed) => {
-                    if listed.insert((p.canonical_key(), alpha)) {
+                    if listed.insert((key, alpha)) {
                         jobs.push(job());
                     }
                     None
@@ -449,12 +448,12 @@ impl<const W: usize, const H: usize> Split<W, H> {
         }
         let mut unsettled = false;
         let mut first = true;
-        for col in Geometry::<W, H>::CENTRE_FIRST {
-            if !p.can_play(col) {
+        for &col in shape.centre_first() {
+            if !p.can_play(&shape, col) {
                 continue;
             }
-            moves.push(char::from(b'1' + col as u8));
-            let child = self.above(&p.after(col), -alpha - 1, depth - 1, moves, leaves)?;
+            moves.push(notation::character(col + 1).unwrap_or('?'));
+            let child = self.above(&p.after(&shape, col), -alpha - 1, depth - 1, moves, leaves)?;
             moves.pop();
             match child {
                 // The move leads to a score of at most -alpha - 1 for the
@@ -490,7 +489,7 @@ impl<const W: usize, const H: usize> Split<W, H> {
     pub fn run(
         &mut self,
         job: &Job,
-        solver: &mut Solver<W, H>,
+        solver: &mut Solver,
         recorder: &mut Recorder,
     ) -> Result<Bound, SplitError> {
         let p = self

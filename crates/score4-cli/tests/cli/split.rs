@@ -136,6 +136,58 @@ fn rounds_of_jobs_over_several_files_give_the_direct_score() {
 }
 
 #[test]
+fn past_64_bits_and_nine_columns_a_split_gives_the_direct_score() {
+    // 11x4, from a root whose moves and jobs name columns 10 and 11 by
+    // their letters; the jobs of one round are run, then the solve goes on
+    // from their records.
+    let board = "11x4";
+    let root = "233313b94bb974aa";
+    let expected = ok(&score4(&["solve", "--board", board, root]));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("records");
+    let file = file.to_str().unwrap();
+    let split = [root, "--board", board, "--depth", "2"];
+    let mut plan = vec!["split", "plan"];
+    plan.extend(split);
+    let mut run = vec!["split", "run"];
+    run.extend(split);
+    run.extend(["--records", file]);
+    let mut all_jobs = String::new();
+    let planned = loop {
+        let out = ok(&score4(&plan));
+        if let Some(score) = out.strip_prefix("score ") {
+            break score.to_string();
+        }
+        if plan.last() != Some(&file) {
+            plan.push(file);
+        }
+        let o =
+            score4_testkit::cli::run_with_input(env!("CARGO_BIN_EXE_score4"), &run, out.as_bytes());
+        assert_eq!(ok(&o).lines().count(), out.lines().count());
+        all_jobs.push_str(&out);
+        assert!(all_jobs.len() < 100_000, "no end");
+    };
+    assert_eq!(format!("{root} {planned}"), expected);
+    let letters = |j: &str| {
+        j[root.len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .contains(['a', 'b'])
+    };
+    assert!(all_jobs.lines().any(letters), "{all_jobs}");
+    // A solve from the same records searches nothing more.
+    let mut solve = vec!["split", "solve"];
+    solve.extend(split);
+    solve.extend(["--records", file]);
+    let before = fs::read(file).unwrap();
+    assert_eq!(format!("{root} {}", ok(&score4(&solve))), expected);
+    assert_eq!(fs::read(file).unwrap(), before);
+    let (_, twice) = records(std::path::Path::new(file));
+    assert_eq!(twice, 0);
+}
+
+#[test]
 fn bad_input_is_one_line_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("records");

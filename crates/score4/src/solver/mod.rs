@@ -73,7 +73,10 @@ use crate::score;
 pub(crate) use anytime::Windows;
 pub(crate) use anytime::{best_among, prove, score_among, watch, Counts, Progress};
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
-pub(crate) use engine::{best_of, built_for, AnyEngine, Ask, Engine, Found, Parts};
+pub(crate) use engine::{
+    best_of, built_for, next_probe, score_range, settled_score, AnyEngine, Ask, Engine, Found,
+    Parts,
+};
 pub use journal::{JournalError, JournalLoaded};
 pub(crate) use node::{Node, Store};
 pub use stop::{StopHandle, Stopped};
@@ -524,27 +527,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         deadline: Option<Instant>,
     ) -> Result<Option<usize>, Stopped> {
         self.best_move_asked(p, Some(deadline))
-    }
-
-    /// The score of `p` when it needs neither search nor book: a finished
-    /// game, or a win with the next move.
-    pub(crate) fn settled_score(p: &Position<W, H>) -> Option<i32> {
-        engine::settled_score(p)
-    }
-
-    /// The range the score of a position not [`settled`](Self::settled_score)
-    /// after `moves` moves lies in: the opponent wins at best with its next
-    /// move, the side to move at best with the move after that.
-    pub(crate) fn score_range(moves: i32) -> (i32, i32) {
-        engine::score_range(&Geometry::<W, H>, moves)
-    }
-
-    /// The window a strong solve of a position with `moves` moves played
-    /// probes next on this board ([`tuning::next_probe`], with this board's
-    /// [`tuning::sign_probe`]): one place for the direct solve and the
-    /// split one.
-    pub(crate) fn next_probe(min: i32, max: i32, probes: u32, moves: i32) -> i32 {
-        engine::next_probe(&Geometry::<W, H>, min, max, probes, moves)
     }
 
     /// The best move among analysed scores (as [`analyze`](Self::analyze)

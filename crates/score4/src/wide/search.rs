@@ -18,9 +18,9 @@ use crate::mem::TableError;
 use crate::position::Ending;
 use crate::size::BoardSize;
 use crate::solver::{
-    best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Counts, Engine,
-    Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange, StopHandle,
-    Stopped, Windows,
+    best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Bound, Counts,
+    Engine, Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange,
+    StopHandle, Stopped, Windows,
 };
 
 /// A solver of one board size, chosen at run time: the size-erased
@@ -266,6 +266,41 @@ impl Solver {
         Ok(self.ask(p, Ask::BestMove, until)?.map(|found| match found {
             Found::Move(Some(col)) => col,
             found => unreachable!("a position in play has a best move, {found:?} found"),
+        }))
+    }
+
+    /// One null-window search: whether `p`'s score is above `alpha`, with
+    /// the bound the search proved, as
+    /// [`Solver::probe`](crate::Solver::probe) does.
+    pub fn probe(&mut self, p: &Position, alpha: i32) -> Result<Bound, SolveError> {
+        Ok(self
+            .probe_until_asked(p, alpha, None)?
+            .unwrap_or_else(never))
+    }
+
+    /// [`probe`](Self::probe), stopped by the
+    /// [`stop_handle`](Self::stop_handle) or at `deadline`.
+    pub fn probe_until(
+        &mut self,
+        p: &Position,
+        alpha: i32,
+        deadline: Option<Instant>,
+    ) -> Result<Result<Bound, Stopped>, SolveError> {
+        self.probe_until_asked(p, alpha, Some(deadline))
+    }
+
+    fn probe_until_asked(
+        &mut self,
+        p: &Position,
+        alpha: i32,
+        until: Option<Option<Instant>>,
+    ) -> Result<Result<Bound, Stopped>, SolveError> {
+        Ok(self.score(p, Ask::Probe(alpha), until)?.map(|r| {
+            if r <= alpha {
+                Bound::AtMost(r)
+            } else {
+                Bound::AtLeast(r)
+            }
         }))
     }
 
