@@ -10,6 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use score4::bench::{run_set, warm_up, Sample, Summary};
 use score4::fixture::{self, Entry};
 use score4::input::Quoted;
+use score4::wide::notation::Base;
 use score4::wide::{self, Shape};
 use score4::BoardSize;
 use serde::Serialize;
@@ -45,6 +46,8 @@ pub struct Args {
     /// Empty the table before each position, as tools without a shared table do.
     #[arg(long)]
     fresh_table: bool,
+    #[command(flatten)]
+    base: crate::BaseArg,
 }
 
 #[derive(Serialize)]
@@ -94,7 +97,7 @@ pub fn run(args: Args) -> u8 {
     };
     let mut sets = Vec::with_capacity(files.len());
     for file in &files {
-        match read_set(&shape, file, args.limit) {
+        match read_set(&shape, args.base.base(), file, args.limit) {
             Ok(set) => sets.push((file.display().to_string(), set)),
             Err(message) => return fail(&message),
         }
@@ -196,11 +199,16 @@ fn default_files() -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-fn read_set(shape: &Shape, file: &Path, limit: Option<usize>) -> Result<Vec<Entry>, String> {
+fn read_set(
+    shape: &Shape,
+    base: Base,
+    file: &Path,
+    limit: Option<usize>,
+) -> Result<Vec<Entry>, String> {
     let name = Quoted::new(file.as_os_str().as_encoded_bytes());
     let reader = File::open(file).map_err(|e| format!("cannot read {name}: {e}"))?;
-    let mut set =
-        fixture::read_on(shape, BufReader::new(reader)).map_err(|e| format!("{name}: {e}"))?;
+    let mut set = fixture::read_on(shape, base, BufReader::new(reader))
+        .map_err(|e| format!("{name}: {e}"))?;
     // A report of nothing measured would read as a pass.
     if set.is_empty() {
         return Err(format!(

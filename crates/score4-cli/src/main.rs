@@ -153,6 +153,28 @@ impl BoardArg {
     }
 }
 
+/// `--base`: how the positions read are written.
+#[derive(clap::Args)]
+pub struct BaseArg {
+    /// Read positions as 0-based digits (`--base 0`: columns 0 to 9, as
+    /// c4's test sets write them, boards up to ten wide) instead of the
+    /// notation (1 to 9, then a to g); they are printed back as given.
+    #[arg(long, value_name = "B", default_value_t = 1,
+          value_parser = clap::value_parser!(u8).range(0..=1))]
+    base: u8,
+}
+
+impl BaseArg {
+    /// The base asked for.
+    fn base(&self) -> score4::wide::notation::Base {
+        if self.base == 0 {
+            score4::wide::notation::Base::Zero
+        } else {
+            score4::wide::notation::Base::One
+        }
+    }
+}
+
 /// Parses `--table-mb`, refusing sizes that cannot be allocated.
 fn table_mb(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {

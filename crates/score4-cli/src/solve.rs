@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use score4::input::{check_line, LineError, Lines, Quoted, LINE_CAP};
 use score4::solver::{Goal, Question, ScoreRange, Verdict};
+use score4::wide::notation::Base;
 use score4::{default_table_mb, wide, Probe, SolveError};
 
 use crate::output::{self, Output, Stop, FAILED, OK, PARTLY, UNSETTLED};
@@ -90,12 +91,8 @@ pub struct Args {
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
     fresh_table: bool,
-    /// Read positions as 0-based digits (`--base 0`: columns 0 to 9, as
-    /// c4's test sets write them, boards up to ten wide) instead of the
-    /// notation (1 to 9, then a to g); they are printed back as given.
-    #[arg(long, value_name = "B", default_value_t = 1,
-          value_parser = clap::value_parser!(u8).range(0..=1))]
-    base: u8,
+    #[command(flatten)]
+    base: crate::BaseArg,
     /// Solve with the search of boards past 64 bits and nine columns,
     /// whose size is data, whatever the size: to compare both searches.
     #[arg(long)]
@@ -218,11 +215,11 @@ fn answer_all(
 
 /// The position `moves` as `--base` reads it, in the notation.
 fn in_notation<'a>(args: &Args, moves: &'a str) -> Result<std::borrow::Cow<'a, str>, String> {
-    if args.base == 0 {
-        let moves = wide::notation::from_base_zero(moves).map_err(|e| format!("{e} (--base 0)"))?;
-        return Ok(moves.into());
-    }
-    Ok(moves.into())
+    let base = args.base.base();
+    base.to_notation(moves).map_err(|e| match base {
+        Base::Zero => format!("{e} (--base 0)"),
+        Base::One => e.to_string(),
+    })
 }
 
 /// A column (from 1) as the notation writes it: `1` to `9`, then `a` to `g`.

@@ -19,6 +19,7 @@ use thiserror::Error;
 use crate::error::{ParseError, SolveError};
 use crate::input::{LineError, Lines, Quoted};
 use crate::position::Position;
+use crate::wide::notation::Base;
 use crate::wide::{self, Shape};
 
 /// One labelled position.
@@ -136,10 +137,15 @@ pub struct Entry {
     pub score: i32,
 }
 
-/// [`parse_line`] on the board of `shape`.
-pub fn parse_line_on(shape: &Shape, line: usize, raw: &str) -> Result<Option<Entry>, FixtureError> {
+/// [`parse_line`] on the board of `shape`, the moves written in `base`.
+pub fn parse_line_on(
+    shape: &Shape,
+    base: Base,
+    line: usize,
+    raw: &str,
+) -> Result<Option<Entry>, FixtureError> {
     let read = |moves: &str| {
-        let position = wide::Position::parse(shape, moves)?;
+        let position = wide::Position::parse(shape, &base.to_notation(moves)?)?;
         Ok((
             position,
             position.check_in_play(shape),
@@ -213,9 +219,13 @@ pub fn read<const W: usize, const H: usize>(
     read_with(reader, parse_line)
 }
 
-/// [`read`] on the board of `shape`.
-pub fn read_on(shape: &Shape, reader: impl BufRead) -> Result<Vec<Entry>, FixtureError> {
-    read_with(reader, |line, text| parse_line_on(shape, line, text))
+/// [`read`] on the board of `shape`, the moves written in `base`.
+pub fn read_on(
+    shape: &Shape,
+    base: Base,
+    reader: impl BufRead,
+) -> Result<Vec<Entry>, FixtureError> {
+    read_with(reader, |line, text| parse_line_on(shape, base, line, text))
 }
 
 fn read_with<T>(

@@ -295,6 +295,38 @@ fn bench_checks_labelled_positions_of_another_size() {
         assert_eq!(report["files"][0]["wrong"], 1);
         assert_eq!(report["wrong_answers"][0]["moves"], moves);
         assert_eq!(report["wrong_answers"][0]["got"], score);
+        if w <= 10 {
+            // The same set as c4's test sets write it, 0-based digits,
+            // read with `--base 0` and named back as given.
+            let zero = |m: &str| -> String {
+                m.chars()
+                    .map(|c| {
+                        let col = score4::wide::notation::column(c).unwrap();
+                        char::from_digit(col as u32 - 1, 10).unwrap()
+                    })
+                    .collect()
+            };
+            let lines: String = format!("{moves} {off}\n{rest}")
+                .lines()
+                .map(|l| {
+                    let (m, s) = l.split_once(' ').unwrap();
+                    format!("{} {s}\n", zero(m))
+                })
+                .collect();
+            let file = dir.join(format!("{w}x{h}-base0.txt"));
+            std::fs::write(&file, lines).unwrap();
+            let path = file.display().to_string();
+            let o = score4(&["bench", "--board", &size, "--base", "0", "--json", &path]);
+            assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+            let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(report["files"][0]["positions"], 8);
+            assert_eq!(report["files"][0]["wrong"], 1);
+            assert_eq!(report["wrong_answers"][0]["moves"], zero(moves));
+            // Read in the notation, the digits name other columns: the
+            // labels no longer hold, or the moves are no game.
+            let o = score4(&["bench", "--board", &size, "--json", &path]);
+            assert!(!o.status.success(), "{}", text(&o.stdout));
+        }
     }
 
     // The 7x6 sets are not a default for other boards.

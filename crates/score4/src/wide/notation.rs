@@ -104,3 +104,30 @@ pub fn from_base_zero(moves: &str) -> Result<String, crate::ParseError> {
         })
         .collect()
 }
+
+/// How move sequences are written: in the notation (columns from 1), or
+/// as 0-based digits, as c4's published test sets write them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Base {
+    /// Columns `1` to `9`, then `a` to `g`.
+    #[default]
+    One,
+    /// Columns `0` to `9` (boards up to ten wide).
+    Zero,
+}
+
+impl Base {
+    /// `moves`, written in this base, in the notation.
+    ///
+    /// ```
+    /// use score4::wide::notation::Base;
+    /// assert_eq!(Base::Zero.to_notation("39").unwrap(), "4a");
+    /// assert_eq!(Base::One.to_notation("4a").unwrap(), "4a");
+    /// ```
+    pub fn to_notation(self, moves: &str) -> Result<std::borrow::Cow<'_, str>, crate::ParseError> {
+        match self {
+            Base::One => Ok(moves.into()),
+            Base::Zero => from_base_zero(moves).map(Into::into),
+        }
+    }
+}
