@@ -142,6 +142,7 @@ impl Pool {
             threads.push(
                 std::thread::Builder::new()
                     .name(format!("score4-worker-{i}"))
+                    .stack_size(score4::solver::SEARCH_STACK_BYTES)
                     .spawn(move || work(&rx, table_mb, &stopping))?,
             );
         }

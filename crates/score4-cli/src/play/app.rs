@@ -277,6 +277,7 @@ impl App {
         let (progress_tx, progress_rx) = mpsc::channel();
         let spawned = std::thread::Builder::new()
             .name("score4-play-search".into())
+            .stack_size(score4::solver::SEARCH_STACK_BYTES)
             .spawn(move || {
                 let answer = if move_search {
                     let chosen =

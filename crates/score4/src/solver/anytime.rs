@@ -346,6 +346,7 @@ pub(crate) fn watch<T: Counts + Clone + Send>(
         let live = handle.clone();
         let searching = std::thread::Builder::new()
             .name("score4-analysis".into())
+            .stack_size(super::SEARCH_STACK_BYTES)
             .spawn_scoped(scope, move || {
                 let prove = slot.take().expect("the analysis runs once");
                 prove(&mut |state: &T| {

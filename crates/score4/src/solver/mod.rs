@@ -82,7 +82,7 @@ pub(crate) use node::{Node, Store};
 pub use stop::{StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,
-    LARGE_BOARD_CELLS, LARGE_TABLE_MB, NEAR_TABLE_MB,
+    LARGE_BOARD_CELLS, LARGE_TABLE_MB, NEAR_TABLE_MB, SEARCH_STACK_BYTES,
 };
 pub use verdict::{Player, Verdict};
 

@@ -79,6 +79,8 @@ fn run_threads(
         let helpers: Vec<_> = (1..threads)
             .filter_map(|thread| {
                 std::thread::Builder::new()
+                    .name(format!("score4-search-{thread}"))
+                    .stack_size(super::SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || run(thread))
                     .ok()
             })

@@ -4,6 +4,14 @@
 //! value tried and its alternatives) and docs/board-sizes.md, with the
 //! command that reproduces each; here only the why.
 
+/// Stack of every thread that runs the search (the anytime analysis's,
+/// the helpers of several threads, and the faces' own search threads), in
+/// bytes. The search recurses once a disc, up to 128 deep past 64 bits,
+/// and in a build without optimisation the frames of sizes as data
+/// overflowed the default 2 MiB on 12x4 (a thread aborting the process).
+/// It is address space, not memory: only what is used is touched.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
 /// Table size of [`Solver::new`](super::Solver::new) for one thread, in
 /// mebibytes: a table that mostly stays in the processor's caches answers
 /// so much faster that this outweighs the extra positions it searches.
