@@ -1,22 +1,27 @@
 //! The transposition table of boards up to 128 bits: proven bounds by
-//! exact key, one `u128` an entry.
+//! exact key, one `u128` an entry, in buckets of two.
 //!
 //! As in the compiled sizes' [table](crate::solver::table), a key below
 //! `2^layout_bits` is scrambled by an odd multiplier modulo
 //! `2^layout_bits` (a bijection), the top bits of the product pick the
-//! slot and the rest is stored as the check: slot and check give back the
-//! whole key, so two positions are never mistaken for each other. The
+//! bucket and the rest is stored as the check: bucket and check give back
+//! the whole key, so two positions are never mistaken for each other. The
 //! check takes at most `128 - DATA_BITS` bits, so a table of a board of
-//! `layout_bits` bits has at least `2^(layout_bits - 104)` entries.
+//! `layout_bits` bits has at least `2^(layout_bits - 103)` buckets.
 //!
 //! An entry, from the top bit down:
 //!
 //! ```text
-//!  127           19 18  14 13     7 6      0
-//! +----------------+------+--------+--------+
-//! | check          | move | lower  | upper  |
-//! +----------------+------+--------+--------+
+//!  127           25 24  19 18  14 13     7 6      0
+//! +----------------+------+------+--------+--------+
+//! | check          | work | move | lower  | upper  |
+//! +----------------+------+------+--------+--------+
 //! ```
+//!
+//! A bucket's two entries are kept as the compiled table keeps them: the
+//! first holds the costliest entry (its work, the bit length of the
+//! positions its search took), the second is always replaced, and an entry
+//! found again is merged with what it held.
 //!
 //! Threads share the table, and no atomic store writes 128 bits, so an
 //! entry is two atomic words: its low half, and its high half XOR the low
@@ -39,34 +44,40 @@ const LOWER_SHIFT: u32 = SCORE_BITS;
 const MOVE_SHIFT: u32 = 2 * SCORE_BITS;
 /// The best move's column plus one, 0 for none: 16 columns need 5 bits.
 const MOVE_BITS: u32 = 5;
+const WORK_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
+/// The bit length of the positions searched: up to 63.
+const WORK_BITS: u32 = 6;
 /// Bits beside the check.
-const DATA_BITS: u32 = MOVE_SHIFT + MOVE_BITS;
+const DATA_BITS: u32 = WORK_SHIFT + WORK_BITS;
 const DATA_MASK: u128 = (1 << DATA_BITS) - 1;
 const FIELD: u128 = (1 << SCORE_BITS) - 1;
+/// Words of a bucket: two entries of two words.
+const BUCKET_WORDS: usize = 4;
 /// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
 const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
 
 // Every score of a board of at most 128 cells fits a field beside its offset.
 const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BITS);
 
-/// A table of [`Bounds`], one entry per slot, always replaced.
+/// A table of [`Bounds`] in buckets of two entries.
 pub struct Table {
-    /// Two words an entry: the low half, then the high half XOR the low.
+    /// Four words a bucket; each entry the low half, then the high half
+    /// XOR the low.
     entries: Box<[AtomicU64]>,
     /// Bits of the layout: keys lie below `2^layout_bits`.
     layout_bits: u32,
-    /// log2 of the number of entries.
+    /// log2 of the number of buckets.
     index_bits: u32,
 }
 
 impl Table {
     /// A table of about `mb` mebibytes for keys below `2^layout_bits`, at
-    /// least as large as the check needs and never more entries than keys.
+    /// least as large as the check needs and never more buckets than keys.
     pub fn with_mb(mb: usize, layout_bits: u32) -> Result<Table, TableError> {
-        let wanted = (mb << 20) / (2 * std::mem::size_of::<AtomicU64>());
+        let wanted = (mb << 20) / (BUCKET_WORDS * std::mem::size_of::<AtomicU64>());
         let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
         let index_bits = bits.max(Self::min_index_bits(layout_bits)).min(layout_bits);
-        let words = 2usize
+        let words = BUCKET_WORDS
             .checked_shl(index_bits)
             .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
         let entries = zeroed::<AtomicU64>(words)?;
@@ -95,13 +106,14 @@ impl Table {
         }
     }
 
-    /// Starts loading the entry of `key` into the cache.
+    /// Starts loading the bucket of `key` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
-        let (index, _) = self.slot(key);
-        crate::mem::prefetch(self.entries.as_ptr().wrapping_add(2 * index));
+        let (first, _) = self.slot(key);
+        crate::mem::prefetch(self.entries.as_ptr().wrapping_add(first));
     }
 
+    /// The first word of the bucket of `key`, and the check its entry carries.
     #[inline(always)]
     fn slot(&self, key: u128) -> (usize, u128) {
         let scrambled = if self.layout_bits == 128 {
@@ -110,7 +122,7 @@ impl Table {
             key.wrapping_mul(SCRAMBLE) & ((1 << self.layout_bits) - 1)
         };
         let check_bits = self.layout_bits - self.index_bits;
-        let index = if self.index_bits == 0 {
+        let bucket = if self.index_bits == 0 {
             0
         } else {
             (scrambled >> check_bits) as usize
@@ -120,42 +132,105 @@ impl Table {
         } else {
             scrambled & (u128::MAX >> (128 - check_bits))
         };
-        (index, check)
+        (bucket * BUCKET_WORDS, check)
+    }
+
+    /// The entry whose first word is `at`.
+    #[inline(always)]
+    fn load(&self, at: usize) -> u128 {
+        let low = self.entries[at].load(Ordering::Relaxed);
+        let high = self.entries[at + 1].load(Ordering::Relaxed) ^ low;
+        (high as u128) << 64 | low as u128
+    }
+
+    /// Writes `entry` at `at`.
+    #[inline(always)]
+    fn store(&self, at: usize, entry: u128) {
+        let (low, high) = (entry as u64, (entry >> 64) as u64);
+        self.entries[at].store(low, Ordering::Relaxed);
+        self.entries[at + 1].store(high ^ low, Ordering::Relaxed);
     }
 
     /// What is known about the position of `key`, if anything.
     #[inline(always)]
     pub fn get(&self, key: u128) -> Option<Bounds> {
-        let (index, check) = self.slot(key);
-        let low = self.entries[2 * index].load(Ordering::Relaxed);
-        let high = self.entries[2 * index + 1].load(Ordering::Relaxed) ^ low;
-        let entry = (high as u128) << 64 | low as u128;
-        if entry & DATA_MASK == 0 || entry >> DATA_BITS != check {
-            return None;
+        let (first, check) = self.slot(key);
+        let matches = |e: u128| e & DATA_MASK != 0 && e >> DATA_BITS == check;
+        let e = self.load(first);
+        if matches(e) {
+            return Some(unpack(e));
         }
-        let field = |shift: u32| ((entry >> shift) & FIELD) as i32 - SCORE_OFFSET;
-        let best = ((entry >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) as usize;
-        Some(Bounds {
-            lower: field(LOWER_SHIFT),
-            upper: field(0),
-            best: best.checked_sub(1),
-        })
+        let e = self.load(first + 2);
+        matches(e).then(|| unpack(e))
     }
 
-    /// Keeps `known` for the position of `key`, in place of whatever its slot held.
+    /// Records that the score of the position of `key` lies in
+    /// `known.lower..=known.upper`, merging with what is already known
+    /// about it; `work` is what finding it out cost (positions searched):
+    /// the costliest entry of a bucket keeps its place.
     #[inline(always)]
-    pub fn put(&self, key: u128, known: Bounds) {
+    pub fn put(&self, key: u128, work: u64, known: Bounds) {
         debug_assert!(known.lower <= known.upper);
-        let (index, check) = self.slot(key);
-        let field = |score: i32| (score + SCORE_OFFSET) as u128;
-        let best = known.best.map_or(0, |c| c as u128 + 1);
-        let entry = check << DATA_BITS
-            | best << MOVE_SHIFT
-            | field(known.lower) << LOWER_SHIFT
-            | field(known.upper);
-        let (low, high) = (entry as u64, (entry >> 64) as u64);
-        self.entries[2 * index].store(low, Ordering::Relaxed);
-        self.entries[2 * index + 1].store(high ^ low, Ordering::Relaxed);
+        let work = (u64::BITS - work.leading_zeros()).min((1 << WORK_BITS) - 1);
+        let (deep, check) = self.slot(key);
+        let any = deep + 2;
+        let matches = |e: u128| e & DATA_MASK != 0 && e >> DATA_BITS == check;
+        let merged = |old: u128| {
+            let was = unpack(old);
+            let bounds = Bounds {
+                lower: known.lower.max(was.lower),
+                upper: known.upper.min(was.upper),
+                best: known.best.or(was.best),
+            };
+            check << DATA_BITS | pack(work.max(work_of(old)), bounds)
+        };
+        let first = self.load(deep);
+        if matches(first) {
+            self.store(deep, merged(first));
+            return;
+        }
+        let second = self.load(any);
+        if matches(second) {
+            self.store(any, merged(second));
+            return;
+        }
+        let new = check << DATA_BITS | pack(work, known);
+        if first & DATA_MASK == 0 {
+            self.store(deep, new);
+        } else if work >= work_of(first) {
+            // The displaced entry still beats whatever the second one holds.
+            self.store(any, first);
+            self.store(deep, new);
+        } else {
+            self.store(any, new);
+        }
+    }
+}
+
+/// The data of an entry: its work, move and bounds.
+#[inline(always)]
+fn pack(work: u32, known: Bounds) -> u128 {
+    let field = |score: i32| (score + SCORE_OFFSET) as u128;
+    let best = known.best.map_or(0, |c| c as u128 + 1);
+    (work as u128) << WORK_SHIFT
+        | best << MOVE_SHIFT
+        | field(known.lower) << LOWER_SHIFT
+        | field(known.upper)
+}
+
+#[inline(always)]
+fn work_of(e: u128) -> u32 {
+    ((e >> WORK_SHIFT) & ((1 << WORK_BITS) - 1)) as u32
+}
+
+#[inline(always)]
+fn unpack(e: u128) -> Bounds {
+    let field = |shift: u32| ((e >> shift) & FIELD) as i32 - SCORE_OFFSET;
+    let best = ((e >> MOVE_SHIFT) & ((1 << MOVE_BITS) - 1)) as usize;
+    Bounds {
+        lower: field(LOWER_SHIFT),
+        upper: field(0),
+        best: best.checked_sub(1),
     }
 }
 
@@ -172,10 +247,9 @@ impl crate::solver::Store for Table {
         Table::get(self, key)
     }
 
-    /// Always replaces the slot's entry, whatever it cost.
     #[inline(always)]
-    fn put(&self, key: u128, _work: u64, lower: i32, upper: i32, best: Option<usize>) {
-        Table::put(self, key, Bounds { lower, upper, best })
+    fn put(&self, key: u128, work: u64, lower: i32, upper: i32, best: Option<usize>) {
+        Table::put(self, key, work, Bounds { lower, upper, best })
     }
 
     fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError> {
@@ -183,7 +257,8 @@ impl crate::solver::Store for Table {
     }
 
     fn min_mb(key_bits: u32) -> usize {
-        let bytes = (2 * std::mem::size_of::<AtomicU64>() as u64) << Self::min_index_bits(key_bits);
+        let bytes = (BUCKET_WORDS as u64 * std::mem::size_of::<AtomicU64>() as u64)
+            << Self::min_index_bits(key_bits);
         bytes.div_ceil(1 << 20) as usize
     }
 
@@ -220,7 +295,7 @@ mod tests {
                     upper: (i % 50) - 30,
                     best: Some((i % 16) as usize),
                 };
-                t.put(key, known);
+                t.put(key, 0, known);
                 assert_eq!(t.get(key), Some(known));
                 assert_eq!(t.get(key ^ 1), None, "{layout_bits} {key:#x}");
             }
@@ -230,10 +305,11 @@ mod tests {
     #[test]
     fn small_layouts_hold_every_key() {
         let mut t = Table::with_mb(64, 12).unwrap();
-        assert_eq!(t.entries.len(), 2 << 12);
+        assert_eq!(t.entries.len(), BUCKET_WORDS << 12);
         for key in 0..1u128 << 12 {
             t.put(
                 key,
+                1,
                 Bounds {
                     lower: 1,
                     upper: 2,
@@ -244,5 +320,40 @@ mod tests {
         assert!((0..1u128 << 12).all(|k| t.get(k).is_some()));
         t.clear();
         assert_eq!(t.get(5), None);
+    }
+
+    #[test]
+    fn a_bucket_keeps_the_costliest_and_merges_what_it_meets_again() {
+        // A table of one bucket: every key shares it.
+        let t = Table::with_mb(0, 103).unwrap();
+        assert_eq!(t.index_bits, 0);
+        let mask = u128::MAX >> (128 - 103);
+        let mut rng = crate::rng::Rng::new(9);
+        let mut key = || (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
+        let (a, b, c) = (key(), key(), key());
+        let bounds = |lower, upper| Bounds {
+            lower,
+            upper,
+            best: None,
+        };
+        t.put(a, 1 << 20, bounds(-5, 5));
+        t.put(b, 10, bounds(0, 3));
+        assert_eq!(t.get(a), Some(bounds(-5, 5)));
+        assert_eq!(t.get(b), Some(bounds(0, 3)));
+        // Cheaper than the first entry: it takes the second's place.
+        t.put(c, 100, bounds(1, 1));
+        assert_eq!(
+            (t.get(a).is_some(), t.get(b), t.get(c)),
+            (true, None, Some(bounds(1, 1)))
+        );
+        // Found again: merged, not replaced.
+        t.put(a, 1, bounds(2, 9));
+        assert_eq!(t.get(a), Some(bounds(2, 5)));
+        // Costlier: the first place, the old first moves to the second.
+        t.put(b, 1 << 30, bounds(-1, -1));
+        assert_eq!(
+            (t.get(b), t.get(a), t.get(c)),
+            (Some(bounds(-1, -1)), Some(bounds(2, 5)), None)
+        );
     }
 }
