@@ -113,7 +113,7 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
         }
     }
     proved.sort();
-    assert_eq!(proved, ["7x8-d4", "8x7-d5", "9x6-d5"]);
+    assert_eq!(proved, ["10x4-d4", "7x8-d4", "8x7-d5", "9x6-d5"]);
 
     fn settled_by_records(
         shape: score4::wide::Shape,
