@@ -178,13 +178,6 @@ impl App {
             return Reply::Continue;
         }
         match key.code {
-            // A column's character in the notation: `1`-`9`, then `a`-`g`
-            // past nine columns (no command takes those letters).
-            KeyCode::Char(ch) if notation::column(ch).is_some_and(|c| c <= self.width()) => {
-                let col = notation::column(ch).map_or(0, |c| c - 1);
-                self.cursor = col;
-                self.drop_disc(col);
-            }
             KeyCode::Left => self.cursor = self.cursor.saturating_sub(1),
             KeyCode::Right => self.cursor = (self.cursor + 1).min(self.width() - 1),
             KeyCode::Enter | KeyCode::Down | KeyCode::Char(' ') => self.drop_disc(self.cursor),
@@ -204,6 +197,14 @@ impl App {
                 self.game = Game::new(*self.game.shape());
                 self.message.clear();
                 self.changed();
+            }
+            // A column's character in the notation: `1`-`9`, then `a`-`g`
+            // past nine columns (no command above takes those letters).
+            KeyCode::Char(ch) => {
+                if let Some(column) = notation::column(ch).filter(|&c| c <= self.width()) {
+                    self.cursor = column - 1;
+                    self.drop_disc(column - 1);
+                }
             }
             _ => {}
         }

@@ -189,6 +189,16 @@ impl std::fmt::Display for Bound {
 }
 
 impl Bound {
+    /// The bound a fail-soft null-window search at `alpha` proved by
+    /// returning `r`: at most `r` if `r <= alpha`, else at least `r`.
+    pub(crate) fn from_probe(r: i32, alpha: i32) -> Bound {
+        if r <= alpha {
+            Bound::AtMost(r)
+        } else {
+            Bound::AtLeast(r)
+        }
+    }
+
     /// Whether the bound settles "is the score above `alpha`?": `Some`
     /// with the answer, or `None` if it does not.
     pub fn above(self, alpha: i32) -> Option<bool> {
@@ -592,11 +602,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         until: Option<Option<Instant>>,
     ) -> Result<Bound, Stopped> {
         let r = self.score(p, Ask::Probe(alpha), until)?;
-        Ok(if r <= alpha {
-            Bound::AtMost(r)
-        } else {
-            Bound::AtLeast(r)
-        })
+        Ok(Bound::from_probe(r, alpha))
     }
 
     /// Answers `question` about `p`: the dispatch every front end makes

@@ -273,9 +273,7 @@ impl Solver {
     /// the bound the search proved, as
     /// [`Solver::probe`](crate::Solver::probe) does.
     pub fn probe(&mut self, p: &Position, alpha: i32) -> Result<Bound, SolveError> {
-        Ok(self
-            .probe_until_asked(p, alpha, None)?
-            .unwrap_or_else(never))
+        Ok(self.probe_asked(p, alpha, None)?.unwrap_or_else(never))
     }
 
     /// [`probe`](Self::probe), stopped by the
@@ -286,22 +284,18 @@ impl Solver {
         alpha: i32,
         deadline: Option<Instant>,
     ) -> Result<Result<Bound, Stopped>, SolveError> {
-        self.probe_until_asked(p, alpha, Some(deadline))
+        self.probe_asked(p, alpha, Some(deadline))
     }
 
-    fn probe_until_asked(
+    fn probe_asked(
         &mut self,
         p: &Position,
         alpha: i32,
         until: Option<Option<Instant>>,
     ) -> Result<Result<Bound, Stopped>, SolveError> {
-        Ok(self.score(p, Ask::Probe(alpha), until)?.map(|r| {
-            if r <= alpha {
-                Bound::AtMost(r)
-            } else {
-                Bound::AtLeast(r)
-            }
-        }))
+        Ok(self
+            .score(p, Ask::Probe(alpha), until)?
+            .map(|r| Bound::from_probe(r, alpha)))
     }
 
     /// Analyses `p` as
@@ -319,10 +313,7 @@ impl Solver {
         let start = Instant::now();
         let handle = self.engine.stop_handle();
         let width = self.shape.width();
-        let placed = Placed {
-            shape: &self.shape,
-            p: *p,
-        };
+        let placed = placed(&self.shape, p);
         let mut asking = Asking(&mut *self.engine);
         watch(&handle, start, tick, update, |report| {
             let done = prove(&mut asking, &placed, goal, deadline, start, |state| {
