@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use score4::book::build::{self, BuildError, Options, Progress};
-use score4::book::{check, Book, BookError, CheckError, FileError, Kind};
-use score4::BoardSize;
+use score4::book::{check, Book, CheckError, FileError, Kind};
+use score4::wide::Shape;
 
 use crate::output::{self, Output, FAILED, OK, PARTLY};
 
@@ -159,7 +159,7 @@ fn progress_bar(total: usize, done: usize, depth: u32) -> ProgressBar {
 fn build(args: &BuildArgs) -> Done {
     let start = Instant::now();
     let options = Options {
-        size: args.board.compiled_for("book build")?,
+        shape: args.board.shape(),
         depth: args.depth,
         share: args.share,
         threads: args.threads.map_or_else(crate::all_cores, usize::from),
@@ -184,7 +184,7 @@ fn build(args: &BuildArgs) -> Done {
         "{}: {} of {}, depth {}, {} positions; searched {} positions with {} moves in {:.1} s ({:.1} per second, {} thread{}), {:.1} s in all\n",
         args.out.display(),
         kind_name(book.kind()),
-        book.size(),
+        book.shape(),
         book.depth(),
         book.len(),
         built.searched,
@@ -205,7 +205,7 @@ fn merge(args: &MergeArgs) -> Done {
         format!(
             "{}: book of {}, depth {}, {} positions from {} parts\n",
             args.out.display(),
-            book.size(),
+            book.shape(),
             book.depth(),
             book.len(),
             args.parts.len()
@@ -252,7 +252,7 @@ fn info(args: &InfoArgs) -> Done {
     Ok((
         format!(
             "board {}\ndepth {}\nkind {}\npositions {}\nbytes {bytes}\n",
-            book.size(),
+            book.shape(),
             book.depth(),
             kind_name(book.kind()),
             book.len()
@@ -281,9 +281,7 @@ impl BookArg {
             solver.drop_book();
         } else if self.book.is_some() {
             let shape = *solver.shape();
-            let size = BoardSize::new(shape.width(), shape.height())
-                .map_err(|_| format!("book: {}", BookError::BoardTooLarge(shape.to_string())))?;
-            if let Some(book) = self.load(size)? {
+            if let Some(book) = self.load(&shape)? {
                 solver.use_book(book).map_err(|e| format!("book: {e}"))?;
             }
         }
@@ -291,11 +289,11 @@ impl BookArg {
     }
 
     /// The book file named, read whole, if one is.
-    fn load(&self, size: BoardSize) -> Result<Option<Arc<Book>>, String> {
+    fn load(&self, shape: &Shape) -> Result<Option<Arc<Book>>, String> {
         let Some(path) = &self.book else {
             return Ok(None);
         };
-        let book = Book::load_whole(path, size).map_err(|e: FileError| format!("book: {e}"))?;
+        let book = Book::load_whole(path, shape).map_err(|e: FileError| format!("book: {e}"))?;
         Ok(Some(Arc::new(book)))
     }
 }

@@ -140,17 +140,6 @@ impl BoardArg {
     fn compiled(&self) -> Option<score4::BoardSize> {
         score4::BoardSize::new(self.board.width(), self.board.height()).ok()
     }
-
-    /// The compiled size asked for, or the one-line error of a `command`
-    /// that has no other.
-    fn compiled_for(&self, command: &str) -> Result<score4::BoardSize, String> {
-        self.compiled().ok_or_else(|| {
-            format!(
-                "--board {}: `score4 {command}` works on boards up to 64 bits and nine columns so far; `solve`, `bench`, `split`, `serve` and `play` work on every size up to 128 bits",
-                self.board
-            )
-        })
-    }
 }
 
 /// `--base`: how the positions read are written.

@@ -28,7 +28,7 @@ use score4::book::{self, Book as RustBook};
 use score4::classic::{self, Outcome, Request};
 use score4::solver::Player;
 use score4::wide::{notation, Position as WidePosition, Shape};
-use score4::{Board, BoardSize, StopHandle};
+use score4::{Board, StopHandle};
 
 use args::{count_arg, shape, Dims, Int};
 use solver::Solver;
@@ -379,7 +379,7 @@ impl Book {
         progress: Option<Py<PyAny>>,
     ) -> PyResult<Book> {
         let options = book::build::Options {
-            size: book_size(&shape_or_standard(board.as_ref())?)?,
+            shape: shape_or_standard(board.as_ref())?,
             depth: count_arg("depth", &depth, 0..=u32::MAX as usize)? as u32,
             share: None,
             threads: count_arg("threads", &threads, 1..=score4::solver::MAX_THREADS)?,
@@ -426,7 +426,7 @@ impl Book {
     /// `(width, height)` of the book's board.
     #[getter]
     fn board(&self) -> (usize, usize) {
-        (self.book.size().width(), self.book.size().height())
+        (self.book.shape().width(), self.book.shape().height())
     }
 
     /// The most moves a position in the book has.
@@ -446,14 +446,14 @@ impl Book {
         // otherwise; a Position is on its own.
         let p = match board {
             None if pos.is_instance_of::<PyString>() => {
-                Position::parse(&pos.cast::<PyString>()?.to_cow()?, book_shape(&self.book))?
+                Position::parse(&pos.cast::<PyString>()?.to_cow()?, *self.book.shape())?
             }
             board => read_position(pos, board.as_ref())?,
         };
-        if p.shape != book_shape(&self.book) {
+        if p.shape != *self.book.shape() {
             return Err(PyValueError::new_err(format!(
                 "the book is for {}, not {}",
-                self.book.size(),
+                self.book.shape(),
                 p.shape
             )));
         }
@@ -463,27 +463,11 @@ impl Book {
     fn __repr__(&self) -> String {
         format!(
             "<score4.Book of {}, depth {}, {} positions>",
-            self.book.size(),
+            self.book.shape(),
             self.book.depth(),
             self.book.len()
         )
     }
-}
-
-/// The board of a book: a book's board fits 64 bits, so every shape
-/// takes it.
-fn book_shape(book: &RustBook) -> Shape {
-    Shape::any(book.size().width(), book.size().height())
-}
-
-/// The board a book is built for: books key positions in 64 bits, so a
-/// larger board is a ValueError.
-fn book_size(shape: &Shape) -> PyResult<BoardSize> {
-    BoardSize::new(shape.width(), shape.height()).map_err(|_| {
-        PyValueError::new_err(format!(
-            "books are for boards of at most 64 bits and nine columns, not {shape}"
-        ))
-    })
 }
 
 /// The cells `engine_move` is given: a list (or any sequence) of cell

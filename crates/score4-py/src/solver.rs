@@ -130,8 +130,7 @@ fn make(
         BookChoice::BuiltIn => {}
         BookChoice::None => solver.drop_book(),
         BookChoice::File(book) => {
-            let size = book.size();
-            if (size.width(), size.height()) == (shape.width(), shape.height()) {
+            if book.shape() == &shape {
                 solver
                     .use_book(Arc::clone(book))
                     .map_err(crate::value_error)?

@@ -162,7 +162,7 @@ def test_position_model():
         (lambda: Position("", board=(8, 16)), "8x16 is not supported"),
         (lambda: Position("ah", board=(16, 4)), "move 2: 'h' is not a column"),
         (lambda: Position("b", board=(10, 4)), "move 1: column 11 is out of range 1..10"),
-        (lambda: Book.build("never.book", 2, board=(10, 4)), "books are for boards of at most 64 bits"),
+        (lambda: Book.build("never.book", 2, board=(17, 4)), "17x4 is not supported"),
         (lambda: Position("44").play(7), "column 7 is out of range 0..6"),
         (lambda: Position("44").play(-1), "out of range"),
         (lambda: Solver().solve("1212121"), "the game is already over: move 7 won"),

@@ -14,10 +14,11 @@ use std::collections::hash_map::RandomState;
 use std::time::{Duration, Instant};
 
 use score4::book::build::{solvers, Plan};
+use score4::wide::Shape;
 
-fn timed<S: std::hash::BuildHasher + Default>(depth: u32) -> (Plan<7, 6>, Duration) {
+fn timed<S: std::hash::BuildHasher + Default>(depth: u32) -> (Plan, Duration) {
     let start = Instant::now();
-    let plan = Plan::<7, 6>::with_hasher::<S>(depth, usize::MAX).expect("no limit");
+    let plan = Plan::with_hasher::<S>(&Shape::standard(), depth, usize::MAX).expect("no limit");
     (plan, start.elapsed())
 }
 
@@ -54,14 +55,16 @@ fn main() {
     );
     if let Some(runs) = cost_runs {
         let leaves = plan.leaves();
-        let mut solver = solvers::<7, 6>(1, 256).expect("a 256 MiB table").remove(0);
+        let mut solver = solvers(&Shape::standard(), 1, 256)
+            .expect("a 256 MiB table")
+            .remove(0);
         let (mut solved, mut time) = (0usize, Duration::ZERO);
         for run in 0..runs.max(1) {
             let start = leaves.len() * run / runs.max(1);
             let slice = &leaves[start..(start + 20).min(leaves.len())];
             let clock = Instant::now();
             for p in slice {
-                std::hint::black_box(solver.solve(p));
+                std::hint::black_box(solver.solve(p).expect("a book's leaves are in play"));
             }
             time += clock.elapsed();
             solved += slice.len();

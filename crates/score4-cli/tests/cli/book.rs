@@ -129,7 +129,7 @@ fn damaged_or_mismatched_books_are_refused() {
     // listable, as incomplete.
     for (depth, why) in [(42, "too deep"), (12, "incomplete")] {
         let forged = Book::from_entries(
-            score4::BoardSize::STANDARD,
+            score4::wide::Shape::standard(),
             depth,
             score4::book::Kind::Book,
             vec![],

@@ -15,7 +15,7 @@ use crate::common::{score4, text};
 use score4::book::build::Plan;
 use score4::book::checkpoint::BuildId;
 use score4::book::{Book, Kind};
-use score4::BoardSize;
+use score4::wide::Shape;
 use score4_testkit::Scratch;
 
 const BIN: &str = env!("CARGO_BIN_EXE_score4");
@@ -137,20 +137,21 @@ fn a_checkpoint_resumes_with_exactly_its_checked_records() {
     let fresh = dir.join("fresh.book");
     ok(&run(&build_args("5x4", "8", &fresh, &[])));
     let book = Book::from_bytes(fs::read(&fresh).unwrap()).unwrap();
-    let plan = Plan::<5, 4>::new(8);
+    let shape = Shape::any(5, 4);
+    let plan = Plan::new(&shape, 8);
     let id = BuildId {
-        size: BoardSize::new(5, 4).unwrap(),
+        shape,
         depth: 8,
         share: None,
     };
     // 1,000 records, then one zeroed and half of another.
     let mut partial = id.header().to_vec();
     for p in &plan.leaves()[..1000] {
-        let key = p.canonical_key();
+        let key = p.canonical_key(&shape);
         partial.extend_from_slice(&id.record(key, book.get(key).unwrap() as i8));
     }
     let whole = partial.clone();
-    partial.extend_from_slice(&[0; 13]);
+    partial.extend_from_slice(&vec![0; id.record_bytes()]);
     partial.extend_from_slice(&[1, 2, 3, 4, 5, 6]);
     let out = dir.join("resumed.book");
     fs::write(dir.join("resumed.book.partial"), &partial).unwrap();
@@ -362,7 +363,7 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
     // after listing a bounded number. Both under a memory limit too.
     let forged = |depth: u32, name: &str| {
         let share = Book::from_entries(
-            BoardSize::STANDARD,
+            Shape::standard(),
             depth,
             Kind::Share { index: 1, count: 1 },
             vec![],
@@ -432,9 +433,9 @@ fn merge_refuses_a_leaf_score_no_position_can_have() {
     let good = Book::from_bytes(fs::read(&part).unwrap()).unwrap();
     // 7 is a valid score on 5x4 (at most 10), but not with 8 moves played
     // (at most 6).
-    let mut entries: Vec<(u64, i8)> = good.entries().map(|(k, s)| (k, s as i8)).collect();
+    let mut entries: Vec<(u128, i8)> = good.entries().map(|(k, s)| (k, s as i8)).collect();
     entries[0].1 = 7;
-    let liar = Book::from_entries(good.size(), 8, good.kind(), entries);
+    let liar = Book::from_entries(*good.shape(), 8, good.kind(), entries);
     fs::write(&part, liar.to_bytes()).unwrap();
     let o = score4(&[
         "book",

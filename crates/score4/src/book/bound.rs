@@ -125,7 +125,7 @@ mod tests {
                 // those of finished games are a minority this shallow.
                 assert!(bound <= 2 * total, "{W}x{H} depth {d}: {bound} vs {total}");
             }
-            let plan = Plan::<W, H>::new(depth);
+            let plan = Plan::new(&crate::wide::Shape::any(W, H), depth);
             let listed: usize = (0..=depth).map(|d| plan.level(d).len()).sum();
             assert!(listed as u128 <= positions_at_most(W, H, depth));
         }

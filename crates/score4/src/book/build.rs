@@ -28,10 +28,7 @@ use super::file::{with_suffix, FileError, OutputLock};
 pub use super::plan::{check_shares, leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
 use super::{Book, BookError};
 use crate::input::quoted_path;
-use crate::position::Position;
-use crate::size::BoardSize;
-use crate::solver::Solver;
-use crate::with_board_size;
+use crate::wide::{Position, Shape, Solver};
 use crate::TableError;
 
 /// Fewest leaves handed to a worker at a time.
@@ -110,7 +107,7 @@ fn checkpoint_message(name: &str, e: &CheckpointError) -> String {
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The board.
-    pub size: BoardSize,
+    pub shape: Shape,
     /// Every position with at most this many moves.
     pub depth: u32,
     /// Only share `I` (from 1) of `N`, a part for [`merge`]; `None` for
@@ -172,8 +169,8 @@ pub fn build_stoppable(
     build_any(options, &mut progress)
 }
 
-/// Not generic, so that the build of every board size is compiled once,
-/// here, rather than again in each caller for each kind of callback.
+/// Not generic, so that the build is compiled once, here, rather than
+/// again in each caller for each kind of callback.
 fn build_any(
     options: &Options,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
@@ -184,21 +181,22 @@ fn build_any(
         }
     }
     let lock = OutputLock::acquire(&options.out)?;
-    let built = with_board_size!(options.size, build_on(options, progress))?;
+    let built = build_locked(options, progress)?;
     drop(lock);
     Ok(built)
 }
 
-fn build_on<const W: usize, const H: usize>(
+fn build_locked(
     options: &Options,
     progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Built, BuildError> {
-    let plan = Plan::<W, H>::try_new(options.depth, MAX_POSITIONS)?;
+    let shape = &options.shape;
+    let plan = Plan::try_new(shape, options.depth, MAX_POSITIONS)?;
     let (index, count) = options.share.map_or((1, 1), |(i, n)| (i.into(), n.into()));
     let share = plan.share(index, count);
     let partial = with_suffix(&options.out, ".partial");
     let id = BuildId {
-        size: BoardSize::of::<W, H>(),
+        shape: *shape,
         depth: options.depth,
         share: options.share,
     };
@@ -213,12 +211,12 @@ fn build_on<const W: usize, const H: usize>(
     todo.extend(
         share
             .iter()
-            .filter(|p| !checkpoint.contains(p.canonical_key()))
+            .filter(|p| !checkpoint.contains(p.canonical_key(shape)))
             .copied(),
     );
     let threads = options.threads.max(1);
     let solvers =
-        solvers::<W, H>(threads, options.table_mb).map_err(|source| BuildError::Table {
+        solvers(shape, threads, options.table_mb).map_err(|source| BuildError::Table {
             table_mb: options.table_mb,
             source,
         })?;
@@ -288,22 +286,19 @@ pub fn merge(parts: &[PathBuf], out: &Path) -> Result<Book, BuildError> {
     for part in parts {
         books.push(Book::load(part)?);
     }
-    let (size, depth) = match books.first() {
-        Some(b) => (b.size(), b.depth()),
+    let (shape, depth) = match books.first() {
+        Some(b) => (*b.shape(), b.depth()),
         None => return Err(PlanError::Merge("no parts given".into()).into()),
     };
-    check_shares(&books, size, depth)?;
-    let book = with_board_size!(size, merge_on(depth, &books))?;
+    check_shares(&books, &shape, depth)?;
+    // Every share is there (checked): their records are the leaves, give
+    // or take the duplicates of a share given twice.
+    let records: usize = books.iter().map(Book::len).sum();
+    let plan = Plan::try_new(&shape, depth, share_limit(records.saturating_add(1)))?;
+    let book = plan.merge(&books)?;
     book.save(out)?;
     drop(lock);
     Ok(book)
-}
-
-fn merge_on<const W: usize, const H: usize>(depth: u32, parts: &[Book]) -> Result<Book, PlanError> {
-    // Every share is there (checked): their records are the leaves, give
-    // or take the duplicates of a share given twice.
-    let records: usize = parts.iter().map(Book::len).sum();
-    Plan::<W, H>::try_new(depth, share_limit(records.saturating_add(1)))?.merge(parts)
 }
 
 /// Solves every position of `todo` exactly with `solvers.len()` threads,
@@ -312,28 +307,36 @@ fn merge_on<const W: usize, const H: usize>(depth: u32, parts: &[Book]) -> Resul
 /// positions. `each` returning `false` stops the work early (the
 /// positions under way are finished and their scores dropped). A thread
 /// the system will not start stops the work and is the error.
-pub fn solve_all<const W: usize, const H: usize>(
-    todo: &[Position<W, H>],
-    solvers: Vec<Solver<W, H>>,
-    mut each: impl FnMut(u64, i8) -> bool,
+///
+/// # Panics
+///
+/// If a position of `todo` is not in play (a plan lists none such).
+pub fn solve_all(
+    todo: &[Position],
+    solvers: Vec<Solver>,
+    mut each: impl FnMut(u128, i8) -> bool,
 ) -> io::Result<()> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let workers = solvers.len();
-    let (send, receive) = mpsc::channel::<(u64, i8)>();
+    let (send, receive) = mpsc::channel::<(u128, i8)>();
     thread::scope(|scope| {
         let mut refused = None;
         for mut solver in solvers {
             let send = send.clone();
             let (next, stop) = (&next, &stop);
             let work = move || {
+                let shape = *solver.shape();
                 while let Some(run) = take_run(next, todo.len(), workers) {
                     for p in &todo[run] {
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        let score = solver.solve(p) as i8;
-                        if send.send((p.canonical_key(), score)).is_err() {
+                        let score = match solver.solve(p) {
+                            Ok(score) => score as i8,
+                            Err(e) => panic!("a book's leaves are in play: {e}"),
+                        };
+                        if send.send((p.canonical_key(&shape), score)).is_err() {
                             return;
                         }
                     }
@@ -341,6 +344,7 @@ pub fn solve_all<const W: usize, const H: usize>(
             };
             if let Err(e) = thread::Builder::new()
                 .name("book-worker".into())
+                .stack_size(crate::solver::SEARCH_STACK_BYTES)
                 .spawn_scoped(scope, work)
             {
                 stop.store(true, Ordering::Relaxed);
@@ -383,15 +387,13 @@ fn take_run(next: &AtomicUsize, len: usize, workers: usize) -> Option<std::ops::
     }
 }
 
-/// `count` solvers with tables of `table_mb` each, searching from scratch
-/// (a book of the board would not reach the positions being built).
-pub fn solvers<const W: usize, const H: usize>(
-    count: usize,
-    table_mb: usize,
-) -> Result<Vec<Solver<W, H>>, TableError> {
+/// `count` solvers of the board `shape` with tables of `table_mb` each,
+/// searching from scratch (a book of the board would not reach the
+/// positions being built).
+pub fn solvers(shape: &Shape, count: usize, table_mb: usize) -> Result<Vec<Solver>, TableError> {
     (0..count.max(1))
         .map(|_| {
-            let mut solver = Solver::<W, H>::try_with_table_mb(table_mb)?;
+            let mut solver = Solver::new(*shape, table_mb)?;
             solver.drop_book();
             Ok(solver)
         })
@@ -404,15 +406,12 @@ mod tests {
 
     use super::*;
     use crate::book::Kind;
-    use crate::solver::plain::{plain_negamax, Memo};
+    use crate::solver::plain::{compiled, plain_negamax, Memo};
 
     /// Builds the leaves of `plan` by search, as the command does.
-    fn solve_leaves<const W: usize, const H: usize>(
-        leaves: &[Position<W, H>],
-        threads: usize,
-    ) -> HashMap<u64, i8> {
+    fn solve_leaves(shape: &Shape, leaves: &[Position], threads: usize) -> HashMap<u128, i8> {
         let mut scores = HashMap::new();
-        solve_all(leaves, solvers(threads, 1).unwrap(), |key, score| {
+        solve_all(leaves, solvers(shape, threads, 1).unwrap(), |key, score| {
             scores.insert(key, score);
             true
         })
@@ -441,18 +440,20 @@ mod tests {
     #[test]
     fn a_searched_book_agrees_with_plain_negamax_and_shares_merge_to_it() {
         // 5x4 to depth 9: 2 threads solve the leaves, backing up does the rest.
-        let plan = Plan::<5, 4>::new(9);
-        let scores = solve_leaves(plan.leaves(), 2);
+        let shape = Shape::any(5, 4);
+        let plan = Plan::new(&shape, 9);
+        let scores = solve_leaves(&shape, plan.leaves(), 2);
         let book = plan.complete(|k| scores.get(&k).copied()).unwrap();
         assert_eq!(book.len(), plan.len());
         let mut memo = Memo::default();
         for p in plan.positions() {
-            assert_eq!(book.score(p), Some(plain_negamax(p, &mut memo)), "{p:?}");
+            let expected = plain_negamax(&compiled::<5, 4>(p), &mut memo);
+            assert_eq!(book.score_as_data(&shape, p), Some(expected), "{p:?}");
         }
         // Three shares, each solved on its own, merge to the same bytes.
         let parts: Vec<Book> = (1..=3)
             .map(|i| {
-                let mine = solve_leaves(plan.share(i, 3), 1);
+                let mine = solve_leaves(&shape, plan.share(i, 3), 1);
                 plan.part(i, 3, |k| mine.get(&k).copied()).unwrap()
             })
             .collect();
@@ -465,13 +466,13 @@ mod tests {
         let twice = [parts.clone(), vec![parts[0].clone()]].concat();
         assert_eq!(plan.merge(&twice).unwrap().to_bytes(), book.to_bytes());
         assert!(plan.merge(&parts[..2]).is_err());
-        assert!(Plan::<5, 4>::new(8).merge(&parts).is_err());
+        assert!(Plan::new(&shape, 8).merge(&parts).is_err());
         assert!(plan
             .merge(&[parts.clone(), vec![book.clone()]].concat())
             .is_err());
         let (key, score) = parts[1].entries().next().unwrap();
         let liar = Book::from_entries(
-            parts[1].size(),
+            shape,
             9,
             Kind::Share { index: 2, count: 3 },
             vec![(key, -score as i8 + 1)],

@@ -8,10 +8,8 @@ use thiserror::Error;
 
 use super::plan::{leaves_of_share, share_limit, Plan, PlanError, MAX_POSITIONS};
 use super::{Book, Kind};
-use crate::position::Position;
 use crate::rng::Rng;
-use crate::solver::Solver;
-use crate::with_board_size;
+use crate::wide::{Position, Solver};
 use crate::TableError;
 
 /// Table size of the solver that re-solves the sample, in MiB.
@@ -57,7 +55,7 @@ pub struct Disagreement {
     /// Its number of moves.
     pub moves: u32,
     /// Its canonical key.
-    pub key: u64,
+    pub key: u128,
     /// What the book says (`None`: missing).
     pub stored: Option<i32>,
     /// What search says.
@@ -94,14 +92,7 @@ impl CheckReport {
 /// same choice). Listing is bounded by what the book holds, so a forged
 /// header cannot make it list a deep book.
 pub fn check(book: &Book, sample: usize, seed: u64) -> Result<CheckReport, CheckError> {
-    with_board_size!(book.size(), check_on(book, sample, seed))
-}
-
-fn check_on<const W: usize, const H: usize>(
-    book: &Book,
-    sample: usize,
-    seed: u64,
-) -> Result<CheckReport, CheckError> {
+    let shape = book.shape();
     // A book holds every position of its plan, a share a 1/count run of
     // its leaves: listing more than that proves it wrong without listing
     // them all.
@@ -109,7 +100,7 @@ fn check_on<const W: usize, const H: usize>(
         Kind::Book => book.len().min(MAX_POSITIONS),
         Kind::Share { count, .. } => share_limit(leaves_of_share(book.len(), usize::from(count))),
     };
-    let plan = Plan::<W, H>::try_new(book.depth(), limit).map_err(|e| match (e, book.kind()) {
+    let plan = Plan::try_new(shape, book.depth(), limit).map_err(|e| match (e, book.kind()) {
         (PlanError::TooLarge { .. }, Kind::Book) => CheckError::Incomplete {
             depth: book.depth(),
             len: book.len(),
@@ -130,7 +121,7 @@ fn check_on<const W: usize, const H: usize>(
             depth: book.depth(),
         })
     };
-    let mut expected: Vec<&Position<W, H>> = Vec::new();
+    let mut expected: Vec<&Position> = Vec::new();
     match book.kind() {
         Kind::Book => {
             expected
@@ -146,9 +137,10 @@ fn check_on<const W: usize, const H: usize>(
             expected.extend(share);
         }
     }
-    let missing = expected.iter().filter(|p| book.score(*p).is_none()).count();
+    let stored = |p: &Position| book.score_as_data(shape, p);
+    let missing = expected.iter().filter(|p| stored(p).is_none()).count();
     let extra = book.len().saturating_sub(expected.len() - missing);
-    let mut solver = Solver::<W, H>::try_with_table_mb(CHECK_TABLE_MB)?;
+    let mut solver = Solver::new(*shape, CHECK_TABLE_MB)?;
     solver.drop_book();
     let mut rng = Rng::new(seed);
     let sampled = sample.min(expected.len());
@@ -156,12 +148,15 @@ fn check_on<const W: usize, const H: usize>(
     let start = Instant::now();
     for _ in 0..sampled {
         let p = expected[rng.below(expected.len() as u64) as usize];
-        let (stored, searched) = (book.score(p), solver.solve(p));
-        if stored != Some(searched) {
+        let searched = match solver.solve(p) {
+            Ok(score) => score,
+            Err(e) => panic!("a plan lists positions in play: {e}"),
+        };
+        if stored(p) != Some(searched) {
             disagreements.push(Disagreement {
                 moves: p.moves_played(),
-                key: p.canonical_key(),
-                stored,
+                key: p.canonical_key(shape),
+                stored: stored(p),
                 searched,
             });
         }
@@ -179,18 +174,18 @@ fn check_on<const W: usize, const H: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::size::BoardSize;
+    use crate::wide::Shape;
 
     #[test]
     fn a_true_book_passes_and_a_wrong_score_is_found() {
-        let plan = Plan::<4, 4>::new(16);
+        let plan = Plan::new(&Shape::any(4, 4), 16);
         let book = plan.complete(|_| None).unwrap();
         let report = check(&book, 20, 3).unwrap();
         assert!(report.passed(), "{report:?}");
         assert_eq!(report.sampled, 20);
         // Every score changed: each sampled position disagrees.
         let liar = Book::from_entries(
-            book.size(),
+            *book.shape(),
             book.depth(),
             Kind::Book,
             book.entries().map(|(k, s)| (k, (s + 1) as i8)).collect(),
@@ -202,7 +197,7 @@ mod tests {
 
     #[test]
     fn forged_headers_are_refused_without_listing_the_book() {
-        let seven = BoardSize::STANDARD;
+        let seven = Shape::standard();
         // Too deep to list at all: refused before listing, book or share.
         for kind in [Kind::Book, Kind::Share { index: 1, count: 1 }] {
             let deep = Book::from_entries(seven, 42, kind, vec![]);

@@ -5,13 +5,14 @@
 //! position, appended as each is solved:
 //!
 //! ```text
-//! header (16 bytes)                               record (13 bytes)
+//! header (16 bytes)                               record (13 or 21 bytes)
 //! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+-------+
-//! | score4ck | version | W | H | depth | I   | N   |   | key (u64 LE)| score | CRC32 |
+//! | score4ck | version | W | H | depth | I   | N   |   | key (LE)    | score | CRC32 |
 //! +----------+---------+---+---+-------+-----+-----+   +-------------+-------+-------+
-//!   8 bytes    1 (2)     1   1   1       u16   u16       8 bytes       i8      u32 LE
+//!   8 bytes    1 (2)     1   1   1       u16   u16       8 or 16       i8      u32 LE
 //! ```
 //!
+//! The key takes 8 bytes on a board of at most 64 bits, 16 on a larger one.
 //! `I`/`N` is the share being built, `0/0` for a whole book. Each
 //! record's CRC-32 covers the header and the record's key and score, so
 //! that a torn write, blocks a crash left zeroed, flipped bits or a
@@ -33,16 +34,17 @@ use std::time::{Duration, Instant};
 
 use super::file::{open_regular, sync_dir, temporary_beside};
 use crate::checksum::{crc32, crc32_update};
-use crate::position::Position;
-use crate::size::BoardSize;
+use crate::wide::{Position, Shape};
 
 const MAGIC: &[u8; 8] = b"score4ck";
 /// The format, after the magic.
 const VERSION: u8 = 2;
 /// Bytes of a header.
 const HEADER: usize = MAGIC.len() + 8;
-/// Bytes of a record: the key, the score, the CRC.
-const RECORD: usize = 13;
+/// Bytes of a record besides its key: the score and the CRC.
+const RECORD_TAIL: usize = 5;
+/// Bytes of the longest record: a 16-byte key.
+const MAX_RECORD: usize = 16 + RECORD_TAIL;
 /// Longest time records stay unsynced.
 const SYNC_EVERY: Duration = Duration::from_secs(5);
 
@@ -82,7 +84,7 @@ fn failed(action: &'static str) -> impl FnOnce(io::Error) -> CheckpointError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BuildId {
     /// The board.
-    pub size: BoardSize,
+    pub shape: Shape,
     /// The book's depth.
     pub depth: u32,
     /// The share being built (from 1) and the number of shares, or `None`
@@ -98,8 +100,8 @@ impl BuildId {
         h[..MAGIC.len()].copy_from_slice(MAGIC);
         let fields = [
             VERSION,
-            self.size.width() as u8,
-            self.size.height() as u8,
+            self.shape.width() as u8,
+            self.shape.height() as u8,
             self.depth as u8,
         ];
         h[MAGIC.len()..MAGIC.len() + 4].copy_from_slice(&fields);
@@ -108,13 +110,29 @@ impl BuildId {
         h
     }
 
+    /// Bytes of a key in this build's records: a `u64`'s on the boards
+    /// that fit one, as before there were larger boards.
+    fn key_bytes(&self) -> usize {
+        if self.shape.layout_bits() <= 64 {
+            8
+        } else {
+            16
+        }
+    }
+
+    /// Bytes of each record of this build's checkpoint.
+    pub fn record_bytes(&self) -> usize {
+        self.key_bytes() + RECORD_TAIL
+    }
+
     /// The record of `key`'s `score` in this build's checkpoint.
-    pub fn record(&self, key: u64, score: i8) -> [u8; RECORD] {
-        let mut r = [0u8; RECORD];
-        r[..8].copy_from_slice(&key.to_le_bytes());
-        r[8] = score as u8;
-        let crc = crc32(crc32_update(crc32_update(!0, &self.header()), &r[..9]));
-        r[9..].copy_from_slice(&crc.to_le_bytes());
+    pub fn record(&self, key: u128, score: i8) -> Vec<u8> {
+        let k = self.key_bytes();
+        let mut r = Vec::with_capacity(self.record_bytes());
+        r.extend_from_slice(&key.to_le_bytes()[..k]);
+        r.push(score as u8);
+        let crc = crc32(crc32_update(crc32_update(!0, &self.header()), &r));
+        r.extend_from_slice(&crc.to_le_bytes());
         r
     }
 }
@@ -125,7 +143,7 @@ pub struct Checkpoint {
     path: PathBuf,
     file: File,
     id: BuildId,
-    done: HashMap<u64, i8>,
+    done: HashMap<u128, i8>,
     synced: Instant,
 }
 
@@ -134,11 +152,7 @@ impl Checkpoint {
     /// `positions`, reading what it holds, or starts one. A checkpoint of
     /// another build or format is refused rather than mixed in; damaged
     /// records are dropped.
-    pub fn open<const W: usize, const H: usize>(
-        path: &Path,
-        id: BuildId,
-        positions: &[Position<W, H>],
-    ) -> Result<Self, CheckpointError> {
+    pub fn open(path: &Path, id: BuildId, positions: &[Position]) -> Result<Self, CheckpointError> {
         let header = id.header();
         let mut file = open_regular(
             OpenOptions::new().read(true).append(true).create(true),
@@ -165,27 +179,27 @@ impl Checkpoint {
         } else if head[..] != header {
             return Err(CheckpointError::OtherBuild);
         } else {
-            let mut range: HashMap<u64, std::ops::RangeInclusive<i32>> = HashMap::new();
+            let shape = &id.shape;
+            let mut range: HashMap<u128, std::ops::RangeInclusive<i32>> = HashMap::new();
             range
                 .try_reserve(positions.len())
                 .map_err(|_| CheckpointError::Memory)?;
-            range.extend(
-                positions
-                    .iter()
-                    .map(|p| (p.canonical_key(), p.score_range())),
-            );
-            let mut record = [0u8; RECORD];
+            range.extend(positions.iter().map(|p| {
+                let scores = crate::score::range(shape.cells(), p.moves_played());
+                (p.canonical_key(shape), scores)
+            }));
+            let (key_bytes, record_bytes) = (id.key_bytes(), id.record_bytes());
+            let mut buffer = [0u8; MAX_RECORD];
+            let record = &mut buffer[..record_bytes];
             loop {
-                let got = read_full(&mut reader, &mut record).map_err(failed("read"))?;
-                if got < RECORD {
+                let got = read_full(&mut reader, record).map_err(failed("read"))?;
+                if got < record_bytes {
                     damaged |= got > 0;
                     break;
                 }
-                let mut key = [0u8; 8];
-                key.copy_from_slice(&record[..8]);
-                let key = u64::from_le_bytes(key);
-                let score = record[8] as i8;
-                let valid = id.record(key, score) == record
+                let key = super::key_from(&record[..key_bytes]);
+                let score = record[key_bytes] as i8;
+                let valid = id.record(key, score) == *record
                     && range
                         .get(&key)
                         .is_some_and(|r| r.contains(&i32::from(score)))
@@ -212,7 +226,7 @@ impl Checkpoint {
     }
 
     /// Keeps the score of the position with canonical key `key`.
-    pub fn record(&mut self, key: u64, score: i8) -> Result<(), CheckpointError> {
+    pub fn record(&mut self, key: u128, score: i8) -> Result<(), CheckpointError> {
         self.file
             .write_all(&self.id.record(key, score))
             .map_err(failed("write"))?;
@@ -235,12 +249,12 @@ impl Checkpoint {
     }
 
     /// The score found for the position with canonical key `key`.
-    pub fn score(&self, key: u64) -> Option<i8> {
+    pub fn score(&self, key: u128) -> Option<i8> {
         self.done.get(&key).copied()
     }
 
     /// Whether the position with canonical key `key` is solved.
-    pub fn contains(&self, key: u64) -> bool {
+    pub fn contains(&self, key: u128) -> bool {
         self.done.contains_key(&key)
     }
 
@@ -278,7 +292,7 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// Replaces the checkpoint at `path` by its header and the records of
 /// `done` (a new file renamed into place, so that a crash now leaves the
 /// old file or the new one), and opens it for appending.
-fn rewrite(path: &Path, id: &BuildId, done: &HashMap<u64, i8>) -> io::Result<File> {
+fn rewrite(path: &Path, id: &BuildId, done: &HashMap<u128, i8>) -> io::Result<File> {
     let mut temporary = temporary_beside(path)?;
     {
         let mut out = io::BufWriter::new(temporary.as_file_mut());
@@ -308,81 +322,100 @@ mod tests {
         (dir, path)
     }
 
+    /// A board whose keys take 8 bytes in a record, and one whose take 16.
+    fn boards() -> [Shape; 2] {
+        [Shape::any(5, 4), Shape::any(13, 4)]
+    }
+
     #[test]
     fn records_survive_a_reopen_and_a_torn_tail_is_cut() {
-        let plan = Plan::<5, 4>::new(4);
+        for shape in boards() {
+            torn_tail_is_cut(&shape);
+        }
+    }
+
+    fn torn_tail_is_cut(shape: &Shape) {
+        let plan = Plan::new(shape, 4);
         let leaves = plan.leaves();
         let id = BuildId {
-            size: BoardSize::of::<5, 4>(),
+            shape: *shape,
             depth: 4,
             share: None,
         };
+        let record = id.record_bytes();
         let (_dir, path) = scratch("torn.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
-            ck.record(p.canonical_key(), i as i8 - 2).unwrap();
+            ck.record(p.canonical_key(shape), i as i8 - 2).unwrap();
         }
         drop(ck);
         let whole = fs::metadata(&path).unwrap().len();
-        assert_eq!(whole as usize, HEADER + 5 * RECORD);
+        assert_eq!(whole as usize, HEADER + 5 * record);
         // A torn record: half of one more.
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(&id.record(leaves[5].canonical_key(), 1)[..RECORD / 2])
+        f.write_all(&id.record(leaves[5].canonical_key(shape), 1)[..record / 2])
             .unwrap();
         drop(f);
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for (i, p) in leaves.iter().take(5).enumerate() {
-            assert_eq!(ck.score(p.canonical_key()), Some(i as i8 - 2));
+            assert_eq!(ck.score(p.canonical_key(shape)), Some(i as i8 - 2));
         }
-        assert!(!ck.contains(leaves[5].canonical_key()));
+        assert!(!ck.contains(leaves[5].canonical_key(shape)));
         assert_eq!(fs::metadata(&path).unwrap().len(), whole);
         // The next record lines up after the cut.
-        ck.record(leaves[5].canonical_key(), 0).unwrap();
+        ck.record(leaves[5].canonical_key(shape), 0).unwrap();
         drop(ck);
         let ck = Checkpoint::open(&path, id, leaves).unwrap();
-        assert_eq!(ck.score(leaves[5].canonical_key()), Some(0));
+        assert_eq!(ck.score(leaves[5].canonical_key(shape)), Some(0));
         ck.remove().unwrap();
         assert!(!path.exists());
     }
 
     #[test]
     fn a_zeroed_or_flipped_record_is_dropped_and_the_others_kept() {
-        let plan = Plan::<5, 4>::new(4);
+        for shape in boards() {
+            damaged_records_are_dropped(&shape);
+        }
+    }
+
+    fn damaged_records_are_dropped(shape: &Shape) {
+        let plan = Plan::new(shape, 4);
         let leaves = plan.leaves();
         let id = BuildId {
-            size: BoardSize::of::<5, 4>(),
+            shape: *shape,
             depth: 4,
             share: None,
         };
+        let (record, score_at) = (id.record_bytes(), id.key_bytes());
         let (_dir, path) = scratch("flip.partial");
         let mut ck = Checkpoint::open(&path, id, leaves).unwrap();
         for p in leaves.iter().take(6) {
-            ck.record(p.canonical_key(), 0).unwrap();
+            ck.record(p.canonical_key(shape), 0).unwrap();
         }
         drop(ck);
         let mut bytes = fs::read(&path).unwrap();
-        bytes[HEADER + 8] ^= 0x01; // record 0's score: 0 becomes 1
-        bytes[HEADER + 2 * RECORD..HEADER + 3 * RECORD].fill(0); // record 2
+        bytes[HEADER + score_at] ^= 0x01; // record 0's score: 0 becomes 1
+        bytes[HEADER + 2 * record..HEADER + 3 * record].fill(0); // record 2
         fs::write(&path, &bytes).unwrap();
         let ck = Checkpoint::open(&path, id, leaves).unwrap();
         let kept: Vec<bool> = leaves[..6]
             .iter()
-            .map(|p| ck.contains(p.canonical_key()))
+            .map(|p| ck.contains(p.canonical_key(shape)))
             .collect();
         assert_eq!(kept, [false, true, false, true, true, true]);
         assert_eq!(ck.len(), 4);
         assert_eq!(
             fs::metadata(&path).unwrap().len() as usize,
-            HEADER + 4 * RECORD
+            HEADER + 4 * record
         );
         ck.remove().unwrap();
     }
 
     #[test]
     fn another_build_or_format_is_refused() {
-        let plan = Plan::<5, 4>::new(3);
+        let plan = Plan::new(&Shape::any(5, 4), 3);
         let id = BuildId {
-            size: BoardSize::of::<5, 4>(),
+            shape: Shape::any(5, 4),
             depth: 3,
             share: Some((1, 2)),
         };
@@ -396,7 +429,7 @@ mod tests {
                 ..id
             },
             BuildId {
-                size: BoardSize::of::<4, 5>(),
+                shape: Shape::any(4, 5),
                 ..id
             },
         ] {

@@ -22,7 +22,7 @@ use thiserror::Error;
 use super::format::HEADER_BYTES;
 use super::{Book, BookError, Kind};
 use crate::input::quoted_path;
-use crate::size::BoardSize;
+use crate::wide::Shape;
 
 /// Why a book file could not be read or written.
 #[derive(Debug, Error)]
@@ -146,16 +146,16 @@ impl Book {
         Book::from_bytes(bytes).map_err(bad)
     }
 
-    /// Reads the whole book at `path` for a solver of the board `size`:
+    /// Reads the whole book at `path` for a solver of the board `shape`:
     /// refused if it is a share or for another board.
-    pub fn load_whole(path: &Path, size: BoardSize) -> Result<Book, FileError> {
+    pub fn load_whole(path: &Path, shape: &Shape) -> Result<Book, FileError> {
         let book = Book::load(path)?;
         if book.kind() != Kind::Book {
             return Err(FileError::Share {
                 name: quoted_path(path),
             });
         }
-        book.check_board(size).map_err(|source| FileError::Book {
+        book.check_board(shape).map_err(|source| FileError::Book {
             name: quoted_path(path),
             source,
         })?;
@@ -355,8 +355,8 @@ mod tests {
     }
 
     fn sample() -> Book {
-        let size = BoardSize::new(5, 4).unwrap();
-        Book::from_entries(size, 3, Kind::Book, vec![(9, -2), (3, 1), (700, 0)])
+        let shape = Shape::new(5, 4).unwrap();
+        Book::from_entries(shape, 3, Kind::Book, vec![(9, -2), (3, 1), (700, 0)])
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //!     16      2  share count (1 for a whole book)
 //!     18      8  number of records
 //!     26      8  checksum: FNV-1a (64-bit) of bytes 0..26 and every record
-//!     34         records: the key in ceil(width * (height + 1) / 8) bytes,
+//!     34         records: the key in ceil(width * (height + 1) / 8) bytes
+//!                (at most 16),
 //!                then the score as a signed byte; keys strictly increasing
 //! ```
 //!
@@ -27,8 +28,8 @@ use std::borrow::Cow;
 use thiserror::Error;
 
 use super::plan::MAX_POSITIONS;
-use super::{key_bytes, Book};
-use crate::size::BoardSize;
+use super::{key_bytes, key_from, Book};
+use crate::wide::Shape;
 
 const MAGIC: &[u8; 8] = b"score4bk";
 /// The version this code writes and reads.
@@ -89,16 +90,13 @@ pub enum BookError {
     /// Keys out of order, or a score no position can have.
     #[error("corrupt book: record {0} is out of order or out of range")]
     Record(usize),
-    /// A board past 64 bits or nine columns, which no book holds yet.
-    #[error("books hold boards up to 64 bits and nine columns so far, not {0}")]
-    BoardTooLarge(String),
     /// A book for another board than the one asked for.
-    #[error("book is for {found}, not {wanted}")]
+    #[error("book is for {}x{}, not {}x{}", .found.0, .found.1, .wanted.0, .wanted.1)]
     WrongBoard {
-        /// The book's board.
-        found: BoardSize,
-        /// The board in use.
-        wanted: BoardSize,
+        /// The book's board, width and height.
+        found: (usize, usize),
+        /// The board in use, width and height.
+        wanted: (usize, usize),
     },
 }
 
@@ -110,21 +108,21 @@ impl Book {
     ///
     /// If memory for the records runs out; see
     /// [`try_from_entries`](Self::try_from_entries).
-    pub fn from_entries(size: BoardSize, depth: u32, kind: Kind, entries: Vec<(u64, i8)>) -> Book {
-        Self::try_from_entries(size, depth, kind, entries).expect("memory for the book's records")
+    pub fn from_entries(shape: Shape, depth: u32, kind: Kind, entries: Vec<(u128, i8)>) -> Book {
+        Self::try_from_entries(shape, depth, kind, entries).expect("memory for the book's records")
     }
 
     /// [`from_entries`](Self::from_entries), or `None` if the system
     /// refuses memory for the records.
     pub fn try_from_entries(
-        size: BoardSize,
+        shape: Shape,
         depth: u32,
         kind: Kind,
-        mut entries: Vec<(u64, i8)>,
+        mut entries: Vec<(u128, i8)>,
     ) -> Option<Book> {
         entries.sort_by_key(|&(key, _)| key);
         entries.dedup_by_key(|&mut (key, _)| key);
-        let key_bytes = key_bytes(size);
+        let key_bytes = key_bytes(&shape);
         let mut records = Vec::new();
         records
             .try_reserve_exact(entries.len() * (key_bytes + 1))
@@ -134,7 +132,7 @@ impl Book {
             records.push(score as u8);
         }
         Some(Book {
-            size,
+            shape,
             depth,
             kind,
             key_bytes,
@@ -151,8 +149,8 @@ impl Book {
         let mut out = Vec::with_capacity(HEADER_BYTES + self.records.len());
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        out.push(self.size.width() as u8);
-        out.push(self.size.height() as u8);
+        out.push(self.shape.width() as u8);
+        out.push(self.shape.height() as u8);
         out.push(self.depth as u8);
         out.push(u8::from(matches!(self.kind, Kind::Share { .. })));
         out.extend_from_slice(&index.to_le_bytes());
@@ -200,10 +198,10 @@ impl Book {
             return Err(BookError::Version { found: version });
         }
         let (width, height) = (bytes[10], bytes[11]);
-        let size = BoardSize::new(usize::from(width), usize::from(height))
+        let shape = Shape::new(usize::from(width), usize::from(height))
             .map_err(|_| BookError::Board { width, height })?;
         let depth = u32::from(bytes[12]);
-        if depth as usize > size.width() * size.height() {
+        if depth as usize > shape.cells() {
             return Err(BookError::Header("depth beyond the board's cells"));
         }
         let (index, count) = (u16_at(14), u16_at(16));
@@ -212,14 +210,14 @@ impl Book {
             1 if (1..=count).contains(&index) => Kind::Share { index, count },
             _ => return Err(BookError::Header("bad kind or share")),
         };
-        let key_bytes = key_bytes(size);
+        let key_bytes = key_bytes(&shape);
         let entries = u64_at(bytes, 18);
         if entries > MAX_POSITIONS as u64 {
             return Err(BookError::Header("more records than any book holds"));
         }
         let len = entries * (key_bytes as u64 + 1) + HEADER_BYTES as u64;
         let described = Book {
-            size,
+            shape,
             depth,
             kind,
             key_bytes,
@@ -238,18 +236,16 @@ impl Book {
                 found: bytes.len() as u64,
             });
         }
-        let (size, key_bytes) = (described.size, described.key_bytes);
+        let (cells, key_bytes) = (described.shape.cells(), described.key_bytes);
         let records = &bytes[HEADER_BYTES..];
         if checksum(&bytes[..CHECKSUM_AT], records) != u64_at(bytes, CHECKSUM_AT) {
             return Err(BookError::Checksum);
         }
         // The best score any position can have: a win with the first disc.
-        let best = crate::score::best(size.width() * size.height());
+        let best = crate::score::best(cells);
         let mut previous = None;
         for (i, record) in records.chunks_exact(key_bytes + 1).enumerate() {
-            let mut key = [0u8; 8];
-            key[..key_bytes].copy_from_slice(&record[..key_bytes]);
-            let key = u64::from_le_bytes(key);
+            let key = key_from(&record[..key_bytes]);
             let score = i32::from(record[key_bytes] as i8);
             if previous.is_some_and(|p| p >= key) || score.abs() > best {
                 return Err(BookError::Record(i));
@@ -259,14 +255,15 @@ impl Book {
         Ok((described, HEADER_BYTES))
     }
 
-    /// This book if it is for `size`, else why not.
-    pub fn check_board(&self, size: BoardSize) -> Result<(), BookError> {
-        if self.size == size {
+    /// This book if it is for the board `shape`, else why not.
+    pub fn check_board(&self, shape: &Shape) -> Result<(), BookError> {
+        let wanted = (shape.width(), shape.height());
+        if self.is_for(wanted.0, wanted.1) {
             Ok(())
         } else {
             Err(BookError::WrongBoard {
-                found: self.size,
-                wanted: size,
+                found: (self.shape.width(), self.shape.height()),
+                wanted,
             })
         }
     }
@@ -290,8 +287,8 @@ mod tests {
     use super::*;
 
     fn sample() -> Book {
-        let size = BoardSize::new(5, 4).unwrap();
-        Book::from_entries(size, 3, Kind::Book, vec![(9, -2), (3, 1), (700, 0)])
+        let shape = Shape::new(5, 4).unwrap();
+        Book::from_entries(shape, 3, Kind::Book, vec![(9, -2), (3, 1), (700, 0)])
     }
 
     #[test]
@@ -326,7 +323,7 @@ mod tests {
             }
         }
         // A score beyond a win with the first disc (21 on 7x6).
-        let seven = BoardSize::STANDARD;
+        let seven = Shape::standard();
         let too_good = Book::from_entries(seven, 2, Kind::Book, vec![(1, 22)]);
         assert_eq!(
             Book::from_bytes(too_good.to_bytes()),

@@ -21,11 +21,16 @@
 //! A position and its mirror image have the same score, so only the one
 //! with the smaller key is stored.
 //!
+//! Books are for boards of every size up to 128 bits: positions are listed
+//! and solved as [`wide`](crate::wide) positions, whose keys are those of
+//! the compiled sizes on the boards both take. A record's key takes the
+//! bytes its board's layout needs, so a 7x6 book stays 7x6's.
+//!
 //! ```
 //! use score4::book::Book;
 //! use score4::Position;
 //! let book = Book::standard();
-//! assert_eq!(book.size(), score4::BoardSize::STANDARD);
+//! assert_eq!(book.shape(), &score4::wide::Shape::standard());
 //! // The empty board: the first player wins with their last disc.
 //! assert_eq!(book.score(&Position::<7, 6>::new()), Some(1));
 //! ```
@@ -46,7 +51,7 @@ pub use file::FileError;
 pub use format::{BookError, Kind};
 
 use crate::position::Position;
-use crate::size::BoardSize;
+use crate::wide::{self, Shape};
 
 /// The 7x6 book built into the library (see docs/book.md for its depth and
 /// how it was made).
@@ -56,7 +61,7 @@ const STANDARD: &[u8] = include_bytes!("7x6.book");
 /// its mirror's. Read-only; cheap to share between solvers (`Arc`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Book {
-    size: BoardSize,
+    shape: Shape,
     depth: u32,
     kind: Kind,
     /// Bytes of each record's key (the board's key width, rounded up).
@@ -77,8 +82,8 @@ impl Book {
     }
 
     /// The board the book is for.
-    pub fn size(&self) -> BoardSize {
-        self.size
+    pub fn shape(&self) -> &Shape {
+        &self.shape
     }
 
     /// Positions with at most this many moves are in the book.
@@ -103,7 +108,12 @@ impl Book {
 
     /// Whether the book is for the `W` x `H` board.
     pub fn fits<const W: usize, const H: usize>(&self) -> bool {
-        (self.size.width(), self.size.height()) == (W, H)
+        self.is_for(W, H)
+    }
+
+    /// Whether the book is for the `width` x `height` board.
+    pub fn is_for(&self, width: usize, height: usize) -> bool {
+        (self.shape.width(), self.shape.height()) == (width, height)
     }
 
     /// The exact score of `p` from the side to move, if the book holds it:
@@ -112,25 +122,19 @@ impl Book {
         if !self.fits::<W, H>() || p.moves_played() > self.depth {
             return None;
         }
-        self.get(p.canonical_key())
+        self.get(u128::from(p.canonical_key()))
     }
 
     /// [`score`](Self::score) of a position whose board is given as data.
-    pub fn score_as_data(
-        &self,
-        shape: &crate::wide::Shape,
-        p: &crate::wide::Position,
-    ) -> Option<i32> {
-        let fits = (self.size.width(), self.size.height()) == (shape.width(), shape.height());
-        if !fits || p.moves_played() > self.depth {
+    pub fn score_as_data(&self, shape: &Shape, p: &wide::Position) -> Option<i32> {
+        if !self.is_for(shape.width(), shape.height()) || p.moves_played() > self.depth {
             return None;
         }
-        // The same key as the compiled position's: the same layout.
-        self.get(u64::try_from(p.canonical_key(shape)).ok()?)
+        self.get(p.canonical_key(shape))
     }
 
     /// The score stored for a canonical key.
-    pub fn get(&self, key: u64) -> Option<i32> {
+    pub fn get(&self, key: u128) -> Option<i32> {
         let n = self.len();
         let (mut lo, mut hi) = (0, n);
         while lo < hi {
@@ -145,7 +149,7 @@ impl Book {
     }
 
     /// Every (canonical key, score), in key order.
-    pub fn entries(&self) -> impl Iterator<Item = (u64, i32)> + '_ {
+    pub fn entries(&self) -> impl Iterator<Item = (u128, i32)> + '_ {
         (0..self.len()).map(|i| (self.key_at(i), self.score_at(i)))
     }
 
@@ -153,11 +157,9 @@ impl Book {
         self.key_bytes + 1
     }
 
-    fn key_at(&self, i: usize) -> u64 {
+    fn key_at(&self, i: usize) -> u128 {
         let start = i * self.record_bytes();
-        let mut key = [0u8; 8];
-        key[..self.key_bytes].copy_from_slice(&self.records[start..start + self.key_bytes]);
-        u64::from_le_bytes(key)
+        key_from(&self.records[start..start + self.key_bytes])
     }
 
     fn score_at(&self, i: usize) -> i32 {
@@ -166,7 +168,14 @@ impl Book {
     }
 }
 
-/// Bytes of a record's key on a board `size`: its key width rounded up.
-fn key_bytes(size: BoardSize) -> usize {
-    (size.width() * (size.height() + 1)).div_ceil(8)
+/// Bytes of a record's key on a board: its layout's bits rounded up.
+fn key_bytes(shape: &Shape) -> usize {
+    (shape.layout_bits() as usize).div_ceil(8)
+}
+
+/// The key written in the little-endian `bytes` (at most 16).
+fn key_from(bytes: &[u8]) -> u128 {
+    let mut key = [0u8; 16];
+    key[..bytes.len()].copy_from_slice(bytes);
+    u128::from_le_bytes(key)
 }

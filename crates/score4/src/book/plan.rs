@@ -24,9 +24,8 @@ use thiserror::Error;
 
 use super::bound::positions_at_most;
 use super::{Book, Kind};
-use crate::position::Position;
-use crate::size::BoardSize;
-use crate::solver::Solver;
+use crate::score;
+use crate::wide::{Position, Shape};
 
 /// Why a book's positions could not be listed or completed.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -45,7 +44,7 @@ pub enum PlanError {
     #[error("position key {key} with {depth} moves has score {score}, out of the range of any such position")]
     Score {
         /// The leaf's canonical key.
-        key: u64,
+        key: u128,
         /// The score given.
         score: i8,
         /// Its number of moves.
@@ -86,7 +85,7 @@ pub enum PlanError {
     },
 }
 
-/// The most positions a plan lists (about 4 GiB of memory): far beyond
+/// The most positions a plan lists (about 8 GiB of memory): far beyond
 /// the books score4 builds (`docs/book.md`), and a
 /// bound on what a mistyped depth or a forged book header can make a
 /// command allocate.
@@ -122,10 +121,11 @@ pub fn leaves_of_share(records: usize, count: usize) -> usize {
     records.saturating_add(1).saturating_mul(count)
 }
 
-/// Every position a book of `depth` holds, by number of moves.
-pub struct Plan<const W: usize, const H: usize> {
+/// Every position a book of `depth` holds on its board, by number of moves.
+pub struct Plan {
+    shape: Shape,
     depth: u32,
-    levels: Vec<Vec<Position<W, H>>>,
+    levels: Vec<Vec<Position>>,
 }
 
 /// Pushes `x`, growing `v` by a fallible reservation.
@@ -138,15 +138,16 @@ fn push<T>(v: &mut Vec<T>, x: T, depth: u32) -> Result<(), PlanError> {
     Ok(())
 }
 
-impl<const W: usize, const H: usize> Plan<W, H> {
-    /// The positions of a book of `depth` (capped at the board's cells).
+impl Plan {
+    /// The positions of a book of `depth` on the board `shape` (the depth
+    /// capped at the board's cells).
     ///
     /// # Panics
     ///
     /// If there are more than [`MAX_POSITIONS`] or memory runs out; see
     /// [`try_new`](Self::try_new).
-    pub fn new(depth: u32) -> Self {
-        match Self::try_new(depth, MAX_POSITIONS) {
+    pub fn new(shape: &Shape, depth: u32) -> Self {
+        match Self::try_new(shape, depth, MAX_POSITIONS) {
             Ok(plan) => plan,
             Err(e) => panic!("{e}"),
         }
@@ -155,23 +156,25 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     /// [`new`](Self::new), or an error once more than `limit` positions
     /// are found or memory runs out; at once, before listing any, for a
     /// depth whose positions could be more than [`MAX_POSITIONS`].
-    pub fn try_new(depth: u32, limit: usize) -> Result<Self, PlanError> {
-        Self::with_hasher::<ahash::RandomState>(depth, limit)
+    pub fn try_new(shape: &Shape, depth: u32, limit: usize) -> Result<Self, PlanError> {
+        Self::with_hasher::<ahash::RandomState>(shape, depth, limit)
     }
 
     /// [`try_new`](Self::try_new) with the set that finds repeated
     /// positions hashed by `S` (to compare hashers).
     pub fn with_hasher<S: BuildHasher + Default>(
+        shape: &Shape,
         depth: u32,
         limit: usize,
     ) -> Result<Self, PlanError> {
-        let depth = depth.min((W * H) as u32);
-        let most = positions_at_most(W, H, depth);
+        let (width, height) = (shape.width(), shape.height());
+        let depth = depth.min(shape.cells() as u32);
+        let most = positions_at_most(width, height, depth);
         if most > MAX_POSITIONS as u128 {
             return Err(PlanError::TooDeep {
                 depth,
-                width: W,
-                height: H,
+                width,
+                height,
                 most,
             });
         }
@@ -181,12 +184,12 @@ impl<const W: usize, const H: usize> Plan<W, H> {
             .try_reserve_exact(depth as usize + 1)
             .map_err(|_| memory.clone())?;
         levels.resize_with(depth as usize + 1, Vec::new);
-        let mut seen: HashSet<u64, S> = HashSet::default();
+        let mut seen: HashSet<u128, S> = HashSet::default();
         let mut stack = Vec::new();
-        push(&mut stack, Position::<W, H>::new(), depth)?;
+        push(&mut stack, Position::new(), depth)?;
         while let Some(p) = stack.pop() {
             seen.try_reserve(1).map_err(|_| memory.clone())?;
-            if !seen.insert(p.canonical_key()) {
+            if !seen.insert(p.canonical_key(shape)) {
                 continue;
             }
             if seen.len() > limit {
@@ -198,16 +201,25 @@ impl<const W: usize, const H: usize> Plan<W, H> {
                 continue;
             }
             // Pushed right to left, so the walk visits columns left to right.
-            for col in (0..W).rev() {
-                if p.can_play(col) && !p.is_winning_move(col) {
-                    let child = p.after(col);
-                    if !child.is_game_over() {
+            for col in (0..width).rev() {
+                if p.can_play(shape, col) && !p.is_winning_move(shape, col) {
+                    let child = p.after(shape, col);
+                    if !child.is_full(shape) {
                         push(&mut stack, child, depth)?;
                     }
                 }
             }
         }
-        Ok(Plan { depth, levels })
+        Ok(Plan {
+            shape: *shape,
+            depth,
+            levels,
+        })
+    }
+
+    /// The board.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
     }
 
     /// The depth: positions with at most this many moves.
@@ -216,17 +228,17 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     }
 
     /// The positions with exactly `moves` moves.
-    pub fn level(&self, moves: u32) -> &[Position<W, H>] {
+    pub fn level(&self, moves: u32) -> &[Position] {
         self.levels.get(moves as usize).map_or(&[], Vec::as_slice)
     }
 
     /// The positions solved by search: those with `depth` moves.
-    pub fn leaves(&self) -> &[Position<W, H>] {
+    pub fn leaves(&self) -> &[Position] {
         self.level(self.depth)
     }
 
     /// Every position, shallowest first.
-    pub fn positions(&self) -> impl Iterator<Item = &Position<W, H>> {
+    pub fn positions(&self) -> impl Iterator<Item = &Position> {
         self.levels.iter().flatten()
     }
 
@@ -242,7 +254,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
 
     /// Share `index` (from 1) of `count`: a contiguous run of the leaves,
     /// the runs of all shares covering every leaf once.
-    pub fn share(&self, index: usize, count: usize) -> &[Position<W, H>] {
+    pub fn share(&self, index: usize, count: usize) -> &[Position] {
         let leaves = self.leaves();
         let count = count.max(1);
         let index = index.clamp(1, count);
@@ -254,15 +266,15 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     /// by canonical key), backed up to the shallower positions. A leaf
     /// score no position with its moves can have is refused: it came
     /// from a file.
-    pub fn complete(&self, leaf: impl Fn(u64) -> Option<i8>) -> Result<Book, PlanError> {
+    pub fn complete(&self, leaf: impl Fn(u128) -> Option<i8>) -> Result<Book, PlanError> {
         let memory = || PlanError::Memory { depth: self.depth };
-        let mut scores: ahash::AHashMap<u64, i8> = ahash::AHashMap::default();
+        let mut scores: ahash::AHashMap<u128, i8> = ahash::AHashMap::default();
         scores.try_reserve(self.len()).map_err(|_| memory())?;
         let mut missing = 0;
         for p in self.leaves() {
-            let key = p.canonical_key();
+            let key = p.canonical_key(&self.shape);
             match leaf(key) {
-                Some(score) if p.score_range().contains(&i32::from(score)) => {
+                Some(score) if self.fits(p, score) => {
                     scores.insert(key, score);
                 }
                 Some(score) => {
@@ -282,10 +294,13 @@ impl<const W: usize, const H: usize> Plan<W, H> {
                 depth: self.depth,
             });
         }
+        let shape = &self.shape;
         for moves in (0..self.depth).rev() {
             for p in self.level(moves) {
-                let score = best_child(p, |child| scores.get(&child.canonical_key()).copied());
-                scores.insert(p.canonical_key(), score);
+                let score = best_child(shape, p, |child| {
+                    scores.get(&child.canonical_key(shape)).copied()
+                });
+                scores.insert(p.canonical_key(shape), score);
             }
         }
         let mut entries = Vec::new();
@@ -293,8 +308,12 @@ impl<const W: usize, const H: usize> Plan<W, H> {
             .try_reserve_exact(scores.len())
             .map_err(|_| memory())?;
         entries.extend(scores);
-        let size = BoardSize::of::<W, H>();
-        Book::try_from_entries(size, self.depth, Kind::Book, entries).ok_or_else(memory)
+        Book::try_from_entries(self.shape, self.depth, Kind::Book, entries).ok_or_else(memory)
+    }
+
+    /// Whether `score` is one the position `p` can have.
+    fn fits(&self, p: &Position, score: i8) -> bool {
+        score::range(self.shape.cells(), p.moves_played()).contains(&i32::from(score))
     }
 
     /// A share's part: the scores of its leaves, from `leaf`.
@@ -302,7 +321,7 @@ impl<const W: usize, const H: usize> Plan<W, H> {
         &self,
         index: usize,
         count: usize,
-        leaf: impl Fn(u64) -> Option<i8>,
+        leaf: impl Fn(u128) -> Option<i8>,
     ) -> Result<Book, PlanError> {
         let memory = || PlanError::Memory { depth: self.depth };
         let share = self.share(index, count);
@@ -311,9 +330,9 @@ impl<const W: usize, const H: usize> Plan<W, H> {
             .try_reserve_exact(share.len())
             .map_err(|_| memory())?;
         for p in share {
-            let key = p.canonical_key();
+            let key = p.canonical_key(&self.shape);
             if let Some(score) = leaf(key) {
-                if !p.score_range().contains(&i32::from(score)) {
+                if !self.fits(p, score) {
                     return Err(PlanError::Score {
                         key,
                         score,
@@ -330,12 +349,11 @@ impl<const W: usize, const H: usize> Plan<W, H> {
                 depth: self.depth,
             });
         }
-        let size = BoardSize::of::<W, H>();
         let kind = Kind::Share {
             index: index as u16,
             count: count as u16,
         };
-        Book::try_from_entries(size, self.depth, kind, entries).ok_or_else(memory)
+        Book::try_from_entries(self.shape, self.depth, kind, entries).ok_or_else(memory)
     }
 
     /// Joins the parts of every share into the whole book. Refused: parts
@@ -343,8 +361,8 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     /// cuttings, a position two parts score differently, and a score no
     /// leaf can have.
     pub fn merge(&self, parts: &[Book]) -> Result<Book, PlanError> {
-        check_shares(parts, BoardSize::of::<W, H>(), self.depth)?;
-        let mut scores: ahash::AHashMap<u64, i8> = ahash::AHashMap::default();
+        check_shares(parts, &self.shape, self.depth)?;
+        let mut scores: ahash::AHashMap<u128, i8> = ahash::AHashMap::default();
         let records = parts.iter().map(Book::len).sum();
         scores
             .try_reserve(records)
@@ -369,10 +387,10 @@ impl<const W: usize, const H: usize> Plan<W, H> {
     }
 }
 
-/// Checks that `parts` are the shares of one cutting of a book of `size`
-/// and `depth`, every share there: what can be known without listing
-/// the book's positions.
-pub fn check_shares(parts: &[Book], size: BoardSize, depth: u32) -> Result<(), PlanError> {
+/// Checks that `parts` are the shares of one cutting of a book of the
+/// board `shape` and `depth`, every share there: what can be known
+/// without listing the book's positions.
+pub fn check_shares(parts: &[Book], shape: &Shape, depth: u32) -> Result<(), PlanError> {
     let fail = |why: String| Err(PlanError::Merge(why));
     let mut count = None;
     let mut have = Vec::new();
@@ -380,10 +398,10 @@ pub fn check_shares(parts: &[Book], size: BoardSize, depth: u32) -> Result<(), P
         let Kind::Share { index, count: c } = part.kind() else {
             return fail("a whole book is not a share: merge the parts".into());
         };
-        if part.size() != size || part.depth() != depth {
+        if part.shape() != shape || part.depth() != depth {
             return fail(format!(
-                "share {index}/{c} is for {} depth {}, not {size} depth {depth}",
-                part.size(),
+                "share {index}/{c} is for {} depth {}, not {shape} depth {depth}",
+                part.shape(),
                 part.depth(),
             ));
         }
@@ -408,18 +426,14 @@ pub fn check_shares(parts: &[Book], size: BoardSize, depth: u32) -> Result<(), P
 /// The score of `p` from its moves: a winning move scores the win, a move
 /// that fills the board a draw, any other the negated score `child` gives
 /// for the position it leads to.
-fn best_child<const W: usize, const H: usize>(
-    p: &Position<W, H>,
-    child: impl Fn(&Position<W, H>) -> Option<i8>,
-) -> i8 {
-    let n = p.moves_played() as i32;
+fn best_child(shape: &Shape, p: &Position, child: impl Fn(&Position) -> Option<i8>) -> i8 {
     let mut best = i32::MIN;
-    for col in p.playable_columns() {
-        let score = if p.is_winning_move(col) {
-            Solver::<W, H>::win_score(n)
+    for col in (0..shape.width()).filter(|&col| p.can_play(shape, col)) {
+        let score = if p.is_winning_move(shape, col) {
+            score::win(shape.cells(), p.moves_played())
         } else {
-            let next = p.after(col);
-            if next.is_game_over() {
+            let next = p.after(shape, col);
+            if next.is_full(shape) {
                 0
             } else {
                 -i32::from(child(&next).expect("every child in play is in the book"))
@@ -433,29 +447,34 @@ fn best_child<const W: usize, const H: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::plain::{plain_negamax, Memo};
+    use crate::solver::plain::{compiled, plain_negamax, Memo};
 
     #[test]
     fn a_complete_small_book_agrees_with_plain_negamax() {
         // 4x4 to the end: no position with 16 moves is in play, so every
         // score comes from backing up.
-        let plan = Plan::<4, 4>::new(16);
+        let shape = Shape::any(4, 4);
+        let plan = Plan::new(&shape, 16);
         assert!(plan.leaves().is_empty());
         let book = plan.complete(|_| None).unwrap();
         assert_eq!(book.len(), plan.len());
         let mut memo = Memo::default();
         for p in plan.positions() {
-            let expected = plain_negamax(p, &mut memo);
-            assert_eq!(book.score(p), Some(expected), "{p:?}");
-            assert_eq!(book.score(&p.mirror()), Some(expected));
+            let typed = compiled::<4, 4>(p);
+            let expected = plain_negamax(&typed, &mut memo);
+            assert_eq!(book.score(&typed), Some(expected), "{p:?}");
+            assert_eq!(book.score(&typed.mirror()), Some(expected));
+            assert_eq!(book.score_as_data(&shape, p), Some(expected));
         }
     }
 
     #[test]
     fn a_leaf_score_out_of_range_is_refused() {
-        let plan = Plan::<5, 4>::new(6);
-        let first = plan.leaves()[0].canonical_key();
-        let best = *plan.leaves()[0].score_range().end() as i8;
+        let shape = Shape::any(5, 4);
+        let plan = Plan::new(&shape, 6);
+        let leaf = plan.leaves()[0];
+        let first = leaf.canonical_key(&shape);
+        let best = *score::range(shape.cells(), leaf.moves_played()).end() as i8;
         let forged = |key| Some(if key == first { best + 1 } else { 0 });
         assert!(matches!(
             plan.complete(forged),
@@ -472,7 +491,7 @@ mod tests {
         // Every share of real books lists within its limit, from its own
         // records (as a check does) or from every share's (as a merge).
         for depth in [6, 10] {
-            let plan = Plan::<7, 6>::new(depth);
+            let plan = Plan::new(&Shape::standard(), depth);
             let leaves = plan.leaves().len();
             assert!(plan.len() <= share_limit(leaves));
             for count in [1, 3, 64, 1000] {
@@ -487,11 +506,11 @@ mod tests {
         let limit = share_limit(leaves_of_share(0, 1));
         assert!(limit < MAX_POSITIONS);
         assert!(matches!(
-            Plan::<7, 6>::try_new(42, limit),
+            Plan::try_new(&Shape::standard(), 42, limit),
             Err(PlanError::TooDeep { .. })
         ));
         assert!(matches!(
-            Plan::<7, 6>::try_new(12, limit),
+            Plan::try_new(&Shape::standard(), 12, limit),
             Err(PlanError::TooLarge { .. })
         ));
     }

@@ -166,7 +166,7 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Compiled<W
     }
 
     fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
-        book.check_board(BoardSize::of::<W, H>())?;
+        book.check_board(&crate::wide::Shape::any(W, H))?;
         self.0.book = Some(book);
         Ok(())
     }

@@ -69,7 +69,6 @@ use crate::book::{Book, BookError};
 pub use crate::error::SolveError;
 use crate::mem::TableError;
 use crate::position::Position;
-use crate::score;
 pub(crate) use anytime::Windows;
 pub(crate) use anytime::{best_among, prove, score_among, watch, Counts, Progress};
 pub use anytime::{Analysis, BestSoFar, Goal, ScoreRange};
@@ -415,13 +414,6 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// stay right, but from then on the journal keeps nothing more.
     pub fn journal_error(&self) -> Option<JournalError> {
         self.engine.journal_error()
-    }
-
-    /// The score a win scores for the side to move when it wins with the
-    /// move after `moves` moves played (see [`score::win`]).
-    #[inline(always)]
-    pub(crate) fn win_score(moves: i32) -> i32 {
-        score::win(W * H, moves as u32)
     }
 
     /// The exact score of `p` for the side to move.

@@ -35,3 +35,11 @@ pub(crate) fn plain_negamax<const W: usize, const H: usize>(
     memo.insert(p.key(), best);
     best
 }
+
+/// The compiled `W` x `H` position of the same discs as `p`, which is on
+/// that board: for comparing what lists positions as data with this model.
+pub(crate) fn compiled<const W: usize, const H: usize>(
+    p: &crate::wide::Position,
+) -> Position<W, H> {
+    Position::from_parts(p.to_parts())
+}

@@ -454,10 +454,7 @@ impl AnyEngine for AsData {
     }
 
     fn use_book(&mut self, book: Arc<Book>) -> Result<(), BookError> {
-        match BoardSize::new(self.shape.width(), self.shape.height()) {
-            Ok(size) => book.check_board(size)?,
-            Err(_) => return Err(BookError::BoardTooLarge(self.shape.to_string())),
-        }
+        book.check_board(&self.shape)?;
         self.engine.book = Some(book);
         Ok(())
     }

@@ -4,19 +4,22 @@
 
 use score4::book::build::Plan;
 use score4::book::Book;
+use score4::wide::{self, Shape};
 use score4::{score, Position, Solver};
 use score4_testkit::fixtures;
 
 /// The score of `p` from the book's scores of its children (a winning
 /// move scores the win), as a solver would back it up.
-fn backed_up(book: &Book, p: &Position<7, 6>) -> i32 {
-    p.playable_columns()
+fn backed_up(book: &Book, p: &wide::Position) -> i32 {
+    let shape = book.shape();
+    (0..shape.width())
+        .filter(|&col| p.can_play(shape, col))
         .map(|col| {
-            if p.is_winning_move(col) {
+            if p.is_winning_move(shape, col) {
                 score::win(42, p.moves_played())
             } else {
                 -book
-                    .score(&p.after(col))
+                    .score_as_data(shape, &p.after(shape, col))
                     .expect("every child in play is in the book")
             }
         })
@@ -27,12 +30,15 @@ fn backed_up(book: &Book, p: &Position<7, 6>) -> i32 {
 #[test]
 fn the_built_in_book_is_complete_and_consistent() {
     let book = Book::standard();
-    let plan = Plan::<7, 6>::new(book.depth());
+    let shape = Shape::standard();
+    let plan = Plan::new(&shape, book.depth());
     assert_eq!(book.len(), plan.len());
     for p in plan.positions() {
-        let stored = book.score(p).expect("every position of the plan is stored");
-        assert_eq!(book.score(&p.mirror()), Some(stored));
-        assert!(p.score_range().contains(&stored));
+        let stored = book
+            .score_as_data(&shape, p)
+            .expect("every position of the plan is stored");
+        assert_eq!(book.score_as_data(&shape, &p.mirror(&shape)), Some(stored));
+        assert!(score::range(42, p.moves_played()).contains(&stored));
         if p.moves_played() < book.depth() {
             assert_eq!(stored, backed_up(&book, p), "{p:?}");
         }
@@ -40,7 +46,7 @@ fn the_built_in_book_is_complete_and_consistent() {
 }
 
 /// Positions of the plan at `moves` moves, `count` of them spread evenly.
-fn spread(plan: &Plan<7, 6>, moves: u32, count: usize) -> Vec<Position<7, 6>> {
+fn spread(plan: &Plan, moves: u32, count: usize) -> Vec<wide::Position> {
     let level = plan.level(moves);
     let step = (level.len() / count.max(1)).max(1);
     level.iter().step_by(step).take(count).copied().collect()
@@ -48,12 +54,14 @@ fn spread(plan: &Plan<7, 6>, moves: u32, count: usize) -> Vec<Position<7, 6>> {
 
 fn agree_with_search(depths: impl Iterator<Item = u32>, per_depth: usize) {
     let book = Book::standard();
-    let plan = Plan::<7, 6>::new(book.depth());
-    let mut solver = Solver::<7, 6>::with_table_mb(64);
+    let shape = Shape::standard();
+    let plan = Plan::new(&shape, book.depth());
+    let mut solver = wide::Solver::new(shape, 64).unwrap();
     solver.drop_book();
     for moves in depths {
         for p in spread(&plan, moves, per_depth) {
-            assert_eq!(book.score(&p), Some(solver.solve(&p)), "{p:?}");
+            let searched = solver.solve(&p).unwrap();
+            assert_eq!(book.score_as_data(&shape, &p), Some(searched), "{p:?}");
         }
     }
 }

@@ -10,7 +10,7 @@ use score4::book::build::{self, Options, Plan, Progress};
 use score4::book::checkpoint::{BuildId, Checkpoint};
 use score4::book::Book;
 use score4::rng::Rng;
-use score4::BoardSize;
+use score4::wide::Shape;
 use score4_testkit::Scratch;
 
 /// A fresh scratch directory for one test.
@@ -20,9 +20,14 @@ fn scratch(test: &str) -> Scratch {
 
 const DEPTH: u32 = 8;
 
+/// The board of every build here: small enough to build in a blink.
+fn board() -> Shape {
+    Shape::any(5, 4)
+}
+
 fn options(out: &Path, share: Option<(u16, u16)>) -> Options {
     Options {
-        size: BoardSize::new(5, 4).unwrap(),
+        shape: board(),
         depth: DEPTH,
         share,
         threads: 2,
@@ -88,10 +93,10 @@ fn a_resumed_build_after_any_damage_writes_the_uninterrupted_bytes() {
     let dir = scratch("fuzz");
     let (whole, searched) = build_to(&dir.join("whole.book"), None);
     let reference = Book::from_bytes(whole.clone()).unwrap();
-    let plan = Plan::<5, 4>::new(DEPTH);
+    let plan = Plan::new(&board(), DEPTH);
     assert_eq!(searched, plan.leaves().len());
     let id = BuildId {
-        size: BoardSize::new(5, 4).unwrap(),
+        shape: board(),
         depth: DEPTH,
         share: None,
     };
@@ -104,7 +109,7 @@ fn a_resumed_build_after_any_damage_writes_the_uninterrupted_bytes() {
         let solved = rng.below(plan.leaves().len() as u64) as usize;
         let start = rng.below((plan.leaves().len() - solved) as u64 + 1) as usize;
         for p in &plan.leaves()[start..start + solved] {
-            let key = p.canonical_key();
+            let key = p.canonical_key(&board());
             ck.record(key, reference.get(key).unwrap() as i8).unwrap();
         }
         drop(ck);
@@ -130,16 +135,17 @@ fn a_checked_record_with_a_score_no_leaf_can_have_is_dropped() {
     // an out-of-range score (a forged one) is still caught.
     let dir = scratch("forged");
     let out = dir.join("f.book");
-    let plan = Plan::<5, 4>::new(DEPTH);
+    let plan = Plan::new(&board(), DEPTH);
     let id = BuildId {
-        size: BoardSize::new(5, 4).unwrap(),
+        shape: board(),
         depth: DEPTH,
         share: None,
     };
     let leaf = &plan.leaves()[0];
     let mut f = fs::File::create(dir.join("f.book.partial")).unwrap();
     f.write_all(&id.header()).unwrap();
-    f.write_all(&id.record(leaf.canonical_key(), 7)).unwrap();
+    f.write_all(&id.record(leaf.canonical_key(&board()), 7))
+        .unwrap();
     drop(f);
     let (forged, searched) = build_to(&out, None);
     // Dropped on reading (7 is beyond any position with 8 moves), so
@@ -161,11 +167,11 @@ fn shares_resumed_after_damage_merge_to_the_whole_book() {
         // copy, damaged, and resumed.
         let (first, _) = build_to(&out, Some((i, 3)));
         let id = BuildId {
-            size: BoardSize::new(5, 4).unwrap(),
+            shape: board(),
             depth: DEPTH,
             share: Some((i, 3)),
         };
-        let plan = Plan::<5, 4>::new(DEPTH);
+        let plan = Plan::new(&board(), DEPTH);
         let book = Book::from_bytes(first.clone()).unwrap();
         let partial = dir.join(format!("part.{i}.partial"));
         let mut ck = Checkpoint::open(&partial, id, plan.share(i.into(), 3)).unwrap();
@@ -204,19 +210,19 @@ fn a_share_no_cutting_has_is_refused_before_any_work() {
 fn concurrent_saves_to_one_path_leave_one_whole_book_and_no_litter() {
     let dir = scratch("saves");
     let out = dir.join("r.book");
-    let size = BoardSize::new(5, 4).unwrap();
+    let size = board();
     // Two different books, each large enough that writes overlap.
     let a = Book::from_entries(
         size,
         DEPTH,
         score4::book::Kind::Book,
-        (0..200_000u64).map(|k| (k * 2, 1)).collect(),
+        (0..200_000u128).map(|k| (k * 2, 1)).collect(),
     );
     let b = Book::from_entries(
         size,
         DEPTH,
         score4::book::Kind::Book,
-        (0..150_000u64).map(|k| (k * 3, -1)).collect(),
+        (0..150_000u128).map(|k| (k * 3, -1)).collect(),
     );
     for _ in 0..20 {
         std::thread::scope(|s| {
