@@ -426,13 +426,13 @@ fn reply(
 ) -> Result<Value, ChooseError> {
     let mut rng = Rng::new(seed);
     let shape = *solver.shape();
-    let chosen = play::choose_until_any(solver, p, opponent, &mut rng, Some(deadline));
+    let chosen = play::choose_until(solver, p, opponent, &mut rng, Some(deadline));
     let (column, complete) = match chosen {
         Ok(choice) => (choice.column, choice.proven),
         // Stopped (its client gone, or the classic engine out of
         // time): a move that does not lose at once, centre first, so
         // that a game goes on rather than hangs.
-        Err(ChooseError::Stopped(_)) => (play::quick_move_any(&shape, p), false),
+        Err(ChooseError::Stopped(_)) => (play::quick_move(&shape, p), false),
         Err(e) => return Err(e),
     };
     Ok(json!({

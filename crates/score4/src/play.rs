@@ -9,9 +9,10 @@
 //! ```
 //! use score4::play::{choose, Opponent};
 //! use score4::rng::Rng;
-//! use score4::{Position, Solver};
-//! let mut solver = Solver::<7, 6>::new();
-//! let p: Position = "445566".parse().unwrap();
+//! use score4::wide::{Position, Shape, Solver};
+//! let shape = Shape::standard();
+//! let mut solver = Solver::new(shape, 4).unwrap();
+//! let p = Position::parse(&shape, "445566").unwrap();
 //! let mut rng = Rng::new(1);
 //! let perfect: Opponent = "perfect".parse().unwrap();
 //! // Column 3 (0-based 2) or 7 (0-based 6) wins at once; 3 is nearer the centre.
@@ -24,18 +25,16 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::bitboard::{Bitboard, Geometry};
+use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::classic::{self, Outcome, Request, MAX_LEVEL};
 use crate::input::Quoted;
-use crate::layout::{CellSet, Layout};
+use crate::layout::CellSet;
 use crate::position::Position;
 use crate::rng::Rng;
 use crate::score;
 use crate::size::BoardSize;
-use crate::solver::{
-    best_of, BestSoFar, Goal, Node, Player, ScoreRange, Solver, StopHandle, Stopped, Verdict,
-};
+use crate::solver::{best_of, Goal, Node, Player, ScoreRange, Stopped, Verdict};
 use crate::wide::{self, Shape};
 use crate::TableError;
 
@@ -67,7 +66,7 @@ pub enum Opponent {
         level: u32,
     },
     /// Perfect play: the fastest win, else a draw, else the slowest loss;
-    /// the centre-most among equals ([`Solver::best_move`]).
+    /// the centre-most among equals ([`wide::Solver::best_move`]).
     Perfect,
     /// Any move that does not lose, uniformly at random (any move that
     /// keeps at least a draw, if there is one; else the slowest loss):
@@ -234,16 +233,8 @@ pub enum ChooseError {
 /// A move found without a search, for when a search had no time left:
 /// one that wins at once, else one that does not hand the opponent a win
 /// at once, else any; the centre-most first. `None` once the game is over.
-pub fn quick_move<const W: usize, const H: usize>(p: &Position<W, H>) -> Option<usize> {
-    quick(p)
-}
-
-/// [`quick_move`] on a board of any size.
-pub fn quick_move_any(shape: &Shape, p: &wide::Position) -> Option<usize> {
-    quick(&wide::placed(shape, p))
-}
-
-fn quick<N: Node>(p: &N) -> Option<usize> {
+pub fn quick_move(shape: &Shape, p: &wide::Position) -> Option<usize> {
+    let p = wide::placed(shape, p);
     if p.is_game_over() {
         return None;
     }
@@ -274,35 +265,7 @@ fn is_standard(shape: &Shape) -> bool {
 /// The score-based opponents stop at `deadline` or by the solver's stop
 /// handle. The classic engine's search cannot be stopped; keep its level
 /// low where time matters ([`MAX_CLASSIC_LEVEL`]).
-pub fn choose<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-    opponent: &Opponent,
-    rng: &mut Rng,
-    deadline: Option<Instant>,
-) -> Result<Option<usize>, ChooseError> {
-    if p.is_game_over() {
-        return Ok(None);
-    }
-    let order = &Geometry::<W, H>::CENTRE_FIRST;
-    match *opponent {
-        Opponent::Human => Ok(None),
-        Opponent::Perfect => Ok(solver.best_move_until(p, deadline)?),
-        Opponent::Classic { level } => classic_move(
-            &Shape::any(W, H),
-            p.current().bits().into(),
-            p.opponent().bits().into(),
-            level,
-        ),
-        Opponent::Fair | Opponent::Soft { .. } => {
-            let scores = settled(&solver.analyze_until(p, deadline))?;
-            Ok(scored_move(opponent, &scores, order, rng))
-        }
-    }
-}
-
-/// [`choose`] on a board of any size.
-pub fn choose_any(
+pub fn choose(
     solver: &mut wide::Solver,
     p: &wide::Position,
     opponent: &Opponent,
@@ -354,7 +317,7 @@ pub struct Choice {
     pub column: Option<usize>,
     /// Whether the move is the one the opponent plays with all the time
     /// it needs; `false` when the deadline came first and the move is the
-    /// best by what was proven by then ([`Analysis::best`](crate::solver::Analysis::best)).
+    /// best by what was proven by then ([`Analysis::best`](wide::Analysis::best)).
     pub proven: bool,
 }
 
@@ -367,33 +330,15 @@ pub struct Choice {
 /// use std::time::{Duration, Instant};
 /// use score4::play::{choose_until, Opponent};
 /// use score4::rng::Rng;
-/// use score4::{Position, Solver};
-/// let mut solver = Solver::<9, 6>::new();
+/// use score4::wide::{Position, Shape, Solver};
+/// let shape = Shape::new(9, 6).unwrap();
+/// let mut solver = Solver::new(shape, 16).unwrap();
 /// let soon = Instant::now() + Duration::from_millis(50);
 /// let choice = choose_until(&mut solver, &Position::new(), &Opponent::Perfect, &mut Rng::new(1), Some(soon));
 /// // Not proven in 50 ms, but a move all the same: the centre.
 /// assert_eq!(choice.unwrap().column, Some(4));
 /// ```
-pub fn choose_until<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-    opponent: &Opponent,
-    rng: &mut Rng,
-    deadline: Option<Instant>,
-) -> Result<Choice, ChooseError> {
-    let Some(goal) = analysed(opponent).filter(|_| deadline.is_some() && !p.is_game_over()) else {
-        return choose(solver, p, opponent, rng, deadline).map(proven);
-    };
-    let handle = solver.stop_handle();
-    let order = &Geometry::<W, H>::CENTRE_FIRST;
-    analysed_choice(&handle, opponent, order, rng, || {
-        let analysis = solver.proving(p, goal, deadline, Instant::now(), |_| {});
-        (analysis.columns.to_vec(), analysis.best(), analysis.done)
-    })
-}
-
-/// [`choose_until`] on a board of any size.
-pub fn choose_until_any(
+pub fn choose_until(
     solver: &mut wide::Solver,
     p: &wide::Position,
     opponent: &Opponent,
@@ -403,35 +348,19 @@ pub fn choose_until_any(
     let shape = *solver.shape();
     let over = p.ending(&shape).is_some();
     let Some(goal) = analysed(opponent).filter(|_| deadline.is_some() && !over) else {
-        return choose_any(solver, p, opponent, rng, deadline).map(proven);
+        return choose(solver, p, opponent, rng, deadline).map(proven);
     };
+    // A stop by the handle, unlike the deadline, means no move is wanted:
+    // what an analysis it cut short proved is not played.
     let handle = solver.stop_handle();
-    analysed_choice(&handle, opponent, shape.centre_first(), rng, || {
-        let analysis = solver.proving(p, goal, deadline);
-        let best = analysis.best();
-        (analysis.columns, best, analysis.done)
-    })
-}
-
-/// The move `opponent` plays by what `analyse` proves (every column's
-/// range, the best move so far, whether all are exact), the board's
-/// columns being `order` centre first; `Stopped` if the solver's `handle`
-/// was stopped before or during the analysis.
-fn analysed_choice(
-    handle: &StopHandle,
-    opponent: &Opponent,
-    order: &[usize],
-    rng: &mut Rng,
-    analyse: impl FnOnce() -> (Vec<Option<ScoreRange>>, Option<BestSoFar>, bool),
-) -> Result<Choice, ChooseError> {
     if handle.is_stopped() {
         return Err(ChooseError::Stopped(Stopped));
     }
-    let (columns, best, done) = analyse();
+    let analysis = solver.proving(p, goal, deadline);
     if handle.is_stopped() {
         return Err(ChooseError::Stopped(Stopped));
     }
-    Ok(pick(opponent, &columns, best, done, order, rng))
+    Ok(pick(opponent, &analysis, shape.centre_first(), rng))
 }
 
 /// A move proven to be the one the opponent plays.
@@ -452,23 +381,16 @@ fn analysed(opponent: &Opponent) -> Option<Goal> {
     }
 }
 
-/// The move `opponent` plays by what an analysis proved: every column's
-/// range (`done` once all are exact) and the best move so far, the board's
+/// The move `opponent` plays by what `analysis` proved, the board's
 /// columns being `order` centre first.
-fn pick(
-    opponent: &Opponent,
-    columns: &[Option<ScoreRange>],
-    best: Option<BestSoFar>,
-    done: bool,
-    order: &[usize],
-    rng: &mut Rng,
-) -> Choice {
+fn pick(opponent: &Opponent, analysis: &wide::Analysis, order: &[usize], rng: &mut Rng) -> Choice {
+    let (columns, best) = (&analysis.columns, analysis.best());
     match opponent {
         Opponent::Perfect => Choice {
             column: best.map(|b| b.column),
             proven: best.is_some_and(|b| b.proven),
         },
-        _ if done => {
+        _ if analysis.done => {
             let exact: Vec<Option<i32>> = columns
                 .iter()
                 .map(|r| r.and_then(ScoreRange::exact))

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use score4::game::Game;
-use score4::play::{choose_until_any, Choice, ChooseError, Opponent};
+use score4::play::{choose_until, Choice, ChooseError, Opponent};
 use score4::rng::Rng;
 use score4::solver::{Goal, Player, DEFAULT_TABLE_MB};
 use score4::wide::{notation, Analysis, Shape, Solver};
@@ -281,8 +281,7 @@ impl App {
             .stack_size(score4::solver::SEARCH_STACK_BYTES)
             .spawn(move || {
                 let answer = if move_search {
-                    let chosen =
-                        choose_until_any(&mut solver, &p, &opponent, &mut rng, Some(deadline));
+                    let chosen = choose_until(&mut solver, &p, &opponent, &mut rng, Some(deadline));
                     Answer::Move(chosen)
                 } else {
                     // Every column's range as it narrows, for as long as

@@ -1,42 +1,63 @@
 use super::*;
 
 use crate::classic::Request;
+use crate::solver::{Solver, DEFAULT_TABLE_MB};
 
-/// Positions reached by random play from the empty board, games still on.
-fn random_positions<const W: usize, const H: usize>(
+/// Games of random moves from the empty board, still on: their moves and
+/// the position they reach.
+fn random_games<const W: usize, const H: usize>(
     count: usize,
     moves: std::ops::Range<usize>,
     seed: u64,
-) -> Vec<Position<W, H>> {
+) -> Vec<(String, Position<W, H>)> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let target = moves.start + rng.index(moves.end - moves.start);
-        let (_, p) = crate::position::random_game::<W, H>(&mut rng, target);
-        out.push(p);
+        out.push(crate::position::random_game::<W, H>(&mut rng, target));
     }
     out
 }
 
-fn exact<const W: usize, const H: usize>(
-    solver: &mut Solver<W, H>,
-    p: &Position<W, H>,
-) -> [Option<i32>; W] {
-    solver.analyze(p)
+/// [`random_games`] on the board of any size, read from their moves.
+fn random_positions<const W: usize, const H: usize>(
+    count: usize,
+    moves: std::ops::Range<usize>,
+    seed: u64,
+) -> Vec<(String, wide::Position)> {
+    let shape = Shape::any(W, H);
+    random_games::<W, H>(count, moves, seed)
+        .into_iter()
+        .map(|(moves, _)| {
+            let p = wide::Position::parse(&shape, &moves).unwrap();
+            (moves, p)
+        })
+        .collect()
 }
 
-fn perfect_keeps_the_best_score<const W: usize, const H: usize>(moves: std::ops::Range<usize>) {
-    let mut solver = Solver::<W, H>::new();
+/// The centre-most of the best-scoring columns: the solver's rule for a
+/// best move, written out.
+fn centre_most_best(shape: &Shape, scores: &[Option<i32>]) -> Option<usize> {
+    let best = scores.iter().flatten().max()?;
+    shape
+        .centre_first()
+        .iter()
+        .copied()
+        .find(|&c| scores[c] == Some(*best))
+}
+
+fn perfect_keeps_the_best_score<const W: usize, const H: usize>(plies: std::ops::Range<usize>) {
+    let shape = Shape::any(W, H);
+    let mut solver = wide::Solver::new(shape, DEFAULT_TABLE_MB).unwrap();
     let mut rng = Rng::new(7);
-    for p in random_positions::<W, H>(40, moves, 11) {
-        let scores = exact(&mut solver, &p);
+    for (moves, p) in random_positions::<W, H>(40, plies, 11) {
+        let scores = solver.analyze(&p).unwrap();
         let best = scores.iter().flatten().max().copied().unwrap();
         let col = choose(&mut solver, &p, &Opponent::Perfect, &mut rng, None)
             .unwrap()
             .expect("a game that goes on has a move");
-        assert_eq!(scores[col], Some(best), "{p:?}: perfect played {col}");
-        // Centre-most among the best, as the solver's own rule says.
-        assert_eq!(Some(col), Solver::<W, H>::best_of(&scores));
+        assert_eq!(scores[col], Some(best), "{moves}: perfect played {col}");
+        assert_eq!(Some(col), centre_most_best(&shape, &scores), "{moves}");
     }
 }
 
@@ -49,9 +70,10 @@ fn perfect_never_plays_below_the_best_score() {
 
 #[test]
 fn fair_never_loses_when_it_need_not_and_tries_every_good_move() {
-    let mut solver = Solver::<6, 5>::new();
-    for p in random_positions::<6, 5>(30, 2..20, 3) {
-        let scores = exact(&mut solver, &p);
+    let shape = Shape::any(6, 5);
+    let mut solver = wide::Solver::new(shape, DEFAULT_TABLE_MB).unwrap();
+    for (moves, p) in random_positions::<6, 5>(30, 2..20, 3) {
+        let scores = solver.analyze(&p).unwrap();
         let good: Vec<usize> = (0..6)
             .filter(|&c| scores[c].is_some_and(|s| s >= 0))
             .collect();
@@ -61,31 +83,32 @@ fn fair_never_loses_when_it_need_not_and_tries_every_good_move() {
             let col = choose(&mut solver, &p, &Opponent::Fair, &mut rng, None)
                 .unwrap()
                 .unwrap();
-            assert!(p.can_play(col));
+            assert!(p.can_play(&shape, col));
             if good.is_empty() {
-                assert_eq!(Some(col), Solver::<6, 5>::best_of(&scores), "{p:?}");
+                assert_eq!(Some(col), centre_most_best(&shape, &scores), "{moves}");
             } else {
                 assert!(
                     good.contains(&col),
-                    "{p:?}: fair played losing {col}: {scores:?}"
+                    "{moves}: fair played losing {col}: {scores:?}"
                 );
             }
             seen[col] = true;
         }
         // Sixty draws miss one of at most six equal moves with odds below 1e-4.
         for &c in &good {
-            assert!(seen[c], "{p:?}: fair never played {c} of {good:?}");
+            assert!(seen[c], "{moves}: fair never played {c} of {good:?}");
         }
     }
 }
 
 #[test]
 fn soft_plays_legal_moves_cold_plays_best_and_a_seed_replays() {
-    let mut solver = Solver::<6, 5>::new();
-    for p in random_positions::<6, 5>(20, 2..20, 5) {
-        let scores = exact(&mut solver, &p);
+    let shape = Shape::any(6, 5);
+    let mut solver = wide::Solver::new(shape, DEFAULT_TABLE_MB).unwrap();
+    for (moves, p) in random_positions::<6, 5>(20, 2..20, 5) {
+        let scores = solver.analyze(&p).unwrap();
         let best = scores.iter().flatten().max().copied().unwrap();
-        let play = |solver: &mut Solver<6, 5>, t: f64, seed: u64| {
+        let play = |solver: &mut wide::Solver, t: f64, seed: u64| {
             let mut rng = Rng::new(seed);
             (0..20)
                 .map(|_| {
@@ -102,11 +125,11 @@ fn soft_plays_legal_moves_cold_plays_best_and_a_seed_replays() {
                 .collect::<Vec<_>>()
         };
         let warm = play(&mut solver, DEFAULT_TEMPERATURE, 42);
-        assert!(warm.iter().all(|&c| p.can_play(c)));
+        assert!(warm.iter().all(|&c| p.can_play(&shape, c)));
         assert_eq!(warm, play(&mut solver, DEFAULT_TEMPERATURE, 42));
         // At a hundredth of a point one point worse is e^-100 as likely.
         for col in play(&mut solver, 0.01, 1) {
-            assert_eq!(scores[col], Some(best), "{p:?}");
+            assert_eq!(scores[col], Some(best), "{moves}");
         }
     }
 }
@@ -140,6 +163,8 @@ fn classic_plays_the_recorded_engine_move() {
         "/../../fixtures/score4-protocol-sample.jsonl"
     );
     let text = std::fs::read_to_string(path).unwrap();
+    let shape = Shape::standard();
+    let mut solver = wide::Solver::new(shape, 1).unwrap();
     let mut compared = 0;
     for line in text.lines() {
         let record: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -161,14 +186,17 @@ fn classic_plays_the_recorded_engine_move() {
         let Ok(recorded) = stdout.lines().next().unwrap_or("").parse::<usize>() else {
             continue;
         };
-        if p.is_game_over() {
+        // The engine's board has orange to move, in the layout of every size.
+        let (orange, yellow) = (request.board.orange(), request.board.yellow());
+        let q = wide::Position::from_sides(&shape, orange.bits().into(), yellow.bits().into())
+            .expect("a board of the rules");
+        if q.ending(&shape).is_some() {
             continue;
         }
         let level = Opponent::Classic {
             level: request.level,
         };
-        let mut solver = Solver::<7, 6>::with_table_mb(1);
-        let got = choose(&mut solver, &p, &level, &mut Rng::new(0), None).unwrap();
+        let got = choose(&mut solver, &q, &level, &mut Rng::new(0), None).unwrap();
         assert_eq!(got, Some(recorded), "{args:?}");
         compared += 1;
     }
@@ -177,8 +205,10 @@ fn classic_plays_the_recorded_engine_move() {
 
 #[test]
 fn classic_matches_the_engine_on_random_positions() {
-    let mut solver = Solver::<7, 6>::with_table_mb(1);
-    for (i, p) in random_positions::<7, 6>(60, 0..36, 17).iter().enumerate() {
+    let shape = Shape::standard();
+    let mut solver = wide::Solver::new(shape, 1).unwrap();
+    for (i, (moves, p)) in random_games::<7, 6>(60, 0..36, 17).iter().enumerate() {
+        let q = wide::Position::parse(&shape, moves).unwrap();
         let level = 1 + (i as u32 % 8);
         let request = Request {
             board: Board::from_position(p),
@@ -192,22 +222,22 @@ fn classic_matches_the_engine_on_random_positions() {
         };
         let got = choose(
             &mut solver,
-            p,
+            &q,
             &Opponent::Classic { level },
             &mut Rng::new(0),
             None,
         );
-        assert_eq!(got, Ok(expected), "{p:?} at level {level}");
+        assert_eq!(got, Ok(expected), "{moves} at level {level}");
         // Orange is the side to move: its disc count is the smaller or equal.
         assert!(
             Board::from_position(p).orange().count() <= Board::from_position(p).yellow().count()
         );
     }
-    let small = Position::<5, 4>::new();
+    let small = Shape::any(5, 4);
     assert_eq!(
         choose(
-            &mut Solver::new(),
-            &small,
+            &mut wide::Solver::new(small, 1).unwrap(),
+            &wide::Position::new(),
             &Opponent::Classic { level: 3 },
             &mut Rng::new(0),
             None
@@ -221,14 +251,15 @@ fn classic_matches_the_engine_on_random_positions() {
 
 #[test]
 fn human_and_finished_games_have_no_move() {
-    let mut solver = Solver::<7, 6>::new();
-    let p: Position = "4453".parse().unwrap();
+    let shape = Shape::standard();
+    let mut solver = wide::Solver::new(shape, DEFAULT_TABLE_MB).unwrap();
+    let p = wide::Position::parse(&shape, "4453").unwrap();
     let mut rng = Rng::new(0);
     assert_eq!(
         choose(&mut solver, &p, &Opponent::Human, &mut rng, None),
         Ok(None)
     );
-    let won: Position = "4455667".parse().unwrap();
+    let won = wide::Position::parse(&shape, "4455667").unwrap();
     for o in [
         Opponent::Perfect,
         Opponent::Fair,
@@ -240,11 +271,11 @@ fn human_and_finished_games_have_no_move() {
 
 #[test]
 fn a_stopped_search_chooses_nothing() {
-    let mut solver = Solver::<7, 6>::new();
+    let mut solver = wide::Solver::new(Shape::standard(), DEFAULT_TABLE_MB).unwrap();
     solver.drop_book();
     let handle = solver.stop_handle();
     handle.stop();
-    let empty = Position::<7, 6>::new();
+    let empty = wide::Position::new();
     let mut rng = Rng::new(0);
     for o in [
         Opponent::Perfect,
@@ -306,7 +337,7 @@ fn names_read_back() {
 fn words_count_the_side_to_moves_own_moves() {
     // Compared with a slow count: play the game out along best moves.
     let mut solver = Solver::<5, 4>::new();
-    for p in random_positions::<5, 4>(40, 0..12, 23) {
+    for (_, p) in random_games::<5, 4>(40, 0..12, 23) {
         let score = solver.solve(&p);
         let mut q = p;
         let mut own = 0;
@@ -335,36 +366,39 @@ fn words_count_the_side_to_moves_own_moves() {
 
 #[test]
 fn quick_move_wins_else_blocks_else_plays_centre_most() {
+    let shape = Shape::standard();
     // Three of the side to move's discs in column 1: it wins there.
-    let p: Position = "121212".parse().unwrap();
-    assert_eq!(quick_move(&p), Some(0));
+    let p = wide::Position::parse(&shape, "121212").unwrap();
+    assert_eq!(quick_move(&shape, &p), Some(0));
     // Three of the opponent's in column 1: only blocking there does not lose.
-    let r: Position = "212131".parse().unwrap();
-    assert_eq!(quick_move(&r), Some(0));
+    let r = wide::Position::parse(&shape, "212131").unwrap();
+    assert_eq!(quick_move(&shape, &r), Some(0));
     // Against the rule checked move by move, on many positions.
     let mut checked = 0;
-    for p in random_positions::<7, 6>(400, 0..40, 23) {
-        let got = quick_move(&p);
-        if p.is_game_over() {
+    for (moves, p) in random_positions::<7, 6>(400, 0..40, 23) {
+        let got = quick_move(&shape, &p);
+        if p.ending(&shape).is_some() {
             assert_eq!(got, None);
             continue;
         }
-        let playable: Vec<usize> = Geometry::<7, 6>::CENTRE_FIRST
-            .into_iter()
-            .filter(|&c| p.can_play(c))
+        let playable: Vec<usize> = shape
+            .centre_first()
+            .iter()
+            .copied()
+            .filter(|&c| p.can_play(&shape, c))
             .collect();
         let wins: Vec<usize> = playable
             .iter()
             .copied()
-            .filter(|&c| p.is_winning_move(c))
+            .filter(|&c| p.is_winning_move(&shape, c))
             .collect();
         let safe: Vec<usize> = playable
             .iter()
             .copied()
-            .filter(|&c| !p.after(c).can_win_next())
+            .filter(|&c| !p.after(&shape, c).can_win_next(&shape))
             .collect();
         let expected = wins.first().or(safe.first()).or(playable.first()).copied();
-        assert_eq!(got, expected, "{p:?}");
+        assert_eq!(got, expected, "{moves}");
         checked += 1;
     }
     assert!(checked > 200, "{checked}");

@@ -290,24 +290,11 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let start = Instant::now();
         let handle = self.stop_handle();
         watch(&handle, start, tick, update, |report| {
-            self.proving(p, goal, deadline, start, report)
+            prove(self, p, goal, deadline, start, |state| {
+                report(&(*state).into())
+            })
+            .into()
         })
-    }
-
-    /// The analysis on the calling thread (see [`prove`]).
-    pub(crate) fn proving(
-        &mut self,
-        p: &Position<W, H>,
-        goal: Goal,
-        deadline: Option<Instant>,
-        start: Instant,
-        report: impl FnMut(&Analysis<W>),
-    ) -> Analysis<W> {
-        let mut report = report;
-        prove(self, p, goal, deadline, start, |state| {
-            report(&(*state).into())
-        })
-        .into()
     }
 }
 

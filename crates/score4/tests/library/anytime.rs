@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use score4::fixture::Labelled;
 use score4::play::{choose_until, range_words, words, Opponent};
 use score4::solver::{Analysis, Goal};
+use score4::wide::{self, Shape};
 use score4::{Position, Solver};
 use score4_testkit::fixtures::ours;
 use score4_testkit::positions::random_position;
@@ -307,38 +308,36 @@ fn range_words_agree_with_the_exact_words() {
 }
 
 /// An opponent's move within a deadline: with time enough, the move
-/// `choose` plays, proven; with none, still a move, marked unproven.
+/// `choose` plays, proven; with none, still a move, marked unproven. The
+/// moves are checked against the compiled solver's own.
 #[test]
 fn moves_within_a_deadline() {
     let mut rng = Rng::new(9);
-    let mut solver = Solver::<7, 6>::with_table_mb(8);
+    let standard = Shape::standard();
+    let mut solver = wide::Solver::new(standard, 8).unwrap();
     let mut plain = Solver::<7, 6>::with_table_mb(8);
     let far = Some(Instant::now() + Duration::from_secs(3600));
     for labelled in middle_game() {
         let p = &labelled.position;
-        let choice = choose_until(&mut solver, p, &Opponent::Perfect, &mut rng, far).unwrap();
+        let q = wide::Position::parse(&standard, &labelled.moves).unwrap();
+        let choice = choose_until(&mut solver, &q, &Opponent::Perfect, &mut rng, far).unwrap();
         assert_eq!(choice.column, plain.best_move(p), "{}", labelled.moves);
         assert!(choice.proven);
-        let fair = choose_until(&mut solver, p, &Opponent::Fair, &mut rng, far).unwrap();
+        let fair = choose_until(&mut solver, &q, &Opponent::Fair, &mut rng, far).unwrap();
         let column = fair.column.unwrap();
         let scores = plain.analyze(p);
         let best = scores.iter().flatten().max().unwrap();
         assert!(fair.proven && scores[column].is_some_and(|s| s >= 0 || s == *best));
     }
-    let mut big = Solver::<9, 6>::with_table_mb(8);
+    let mut big = wide::Solver::new(Shape::new(9, 6).unwrap(), 8).unwrap();
+    let empty = wide::Position::new();
     let now = Some(Instant::now());
     for opponent in [Opponent::Perfect, Opponent::Fair] {
-        let choice = choose_until(&mut big, &Position::new(), &opponent, &mut rng, now).unwrap();
+        let choice = choose_until(&mut big, &empty, &opponent, &mut rng, now).unwrap();
         assert!(!choice.proven && choice.column.is_some(), "{opponent}");
     }
     // Stopped by its handle, it has no move to give.
     big.stop_handle().stop();
-    let stopped = choose_until(
-        &mut big,
-        &Position::new(),
-        &Opponent::Perfect,
-        &mut rng,
-        far,
-    );
+    let stopped = choose_until(&mut big, &empty, &Opponent::Perfect, &mut rng, far);
     assert!(stopped.is_err());
 }
