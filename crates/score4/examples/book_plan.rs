@@ -8,6 +8,8 @@
 //! (one thread, 256 MiB table), and projects the build's cost from their
 //! mean time.
 //!
+//! `--board WxH` lists another board's book (7x6 by default).
+//!
 //! `cargo run --release -p score4 --example book_plan -- 10 --cost 60`
 
 use std::collections::hash_map::RandomState;
@@ -16,27 +18,36 @@ use std::time::{Duration, Instant};
 use score4::book::build::{solvers, Plan};
 use score4::wide::Shape;
 
-fn timed<S: std::hash::BuildHasher + Default>(depth: u32) -> (Plan, Duration) {
+fn timed<S: std::hash::BuildHasher + Default>(shape: &Shape, depth: u32) -> (Plan, Duration) {
     let start = Instant::now();
-    let plan = Plan::with_hasher::<S>(&Shape::standard(), depth, usize::MAX).expect("no limit");
+    let plan = Plan::with_hasher::<S>(shape, depth, usize::MAX).expect("no limit");
     (plan, start.elapsed())
 }
 
+fn usage() -> ! {
+    eprintln!("book_plan: expected DEPTH (0 to 16) [--board WxH] [--cost RUNS]");
+    std::process::exit(2);
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let cost_runs = match args.get(2).map(String::as_str) {
-        Some("--cost") => args.get(3).and_then(|k| k.parse::<usize>().ok()),
-        _ => None,
-    };
-    let depth = match args.get(1).map(|a| a.parse::<u32>()) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth = match args.first().map(|a| a.parse::<u32>()) {
         None => 8,
         Some(Ok(d)) if d <= 16 => d,
-        Some(_) => {
-            eprintln!("book_plan: expected DEPTH (0 to 16) [--cost RUNS]");
-            std::process::exit(2);
-        }
+        Some(_) => usage(),
     };
-    let (plan, _) = timed::<ahash::RandomState>(depth);
+    let (mut shape, mut cost_runs) = (Shape::standard(), None);
+    let mut options = args.iter().skip(1);
+    while let Some(option) = options.next() {
+        let value = options.next().unwrap_or_else(|| usage());
+        match option.as_str() {
+            "--board" => shape = value.parse().unwrap_or_else(|_| usage()),
+            "--cost" => cost_runs = Some(value.parse::<usize>().unwrap_or_else(|_| usage())),
+            _ => usage(),
+        }
+    }
+    let shape = &shape;
+    let (plan, _) = timed::<ahash::RandomState>(shape, depth);
     for moves in 0..=depth {
         println!("{moves:>2} moves: {:>9} positions", plan.level(moves).len());
     }
@@ -44,8 +55,8 @@ fn main() {
     // Alternate the two, three rounds each, so that drift hits both.
     let (mut fast, mut standard) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        fast.push(timed::<ahash::RandomState>(depth).1);
-        standard.push(timed::<RandomState>(depth).1);
+        fast.push(timed::<ahash::RandomState>(shape, depth).1);
+        standard.push(timed::<RandomState>(shape, depth).1);
     }
     let best = |v: &[Duration]| v.iter().min().copied().unwrap_or_default();
     println!(
@@ -55,9 +66,7 @@ fn main() {
     );
     if let Some(runs) = cost_runs {
         let leaves = plan.leaves();
-        let mut solver = solvers(&Shape::standard(), 1, 256)
-            .expect("a 256 MiB table")
-            .remove(0);
+        let mut solver = solvers(shape, 1, 256).expect("a 256 MiB table").remove(0);
         let (mut solved, mut time) = (0usize, Duration::ZERO);
         for run in 0..runs.max(1) {
             let start = leaves.len() * run / runs.max(1);

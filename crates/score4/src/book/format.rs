@@ -304,6 +304,25 @@ mod tests {
     }
 
     #[test]
+    fn keys_take_the_bytes_their_board_needs() {
+        // 7x6: 56 bits, 7 bytes; 8x8: 72 bits, 9; 16x7: 128 bits, 16.
+        for (shape, bytes) in [((7, 6), 7), ((8, 8), 9), ((16, 7), 16)] {
+            let shape = Shape::new(shape.0, shape.1).unwrap();
+            let top = u128::MAX >> (128 - shape.layout_bits());
+            let keys = [0, 1, top >> 1, top - 1, top];
+            let entries = keys.iter().map(|&k| (k, (k % 5) as i8 - 2)).collect();
+            let book = Book::from_entries(shape, 4, Kind::Book, entries);
+            let file = book.to_bytes();
+            assert_eq!(file.len(), HEADER_BYTES + keys.len() * (bytes + 1));
+            let again = Book::from_bytes(file).unwrap();
+            for k in keys {
+                assert_eq!(again.get(k), Some((k % 5) as i32 - 2), "{shape} key {k}");
+            }
+            assert_eq!(again.get(top - 2), None);
+        }
+    }
+
+    #[test]
     fn every_damage_is_refused() {
         let bytes = sample().to_bytes();
         assert_eq!(Book::from_bytes(vec![]), Err(BookError::NotABook));
