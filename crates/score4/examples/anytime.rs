@@ -12,27 +12,27 @@
 
 use std::time::{Duration, Instant};
 
-use score4::play::range_words;
-use score4::solver::{Analysis, Goal};
-use score4::{with_board_size, BoardSize, Position, Solver};
+use score4::play::range_words_after;
+use score4::solver::Goal;
+use score4::wide::{self, Shape};
+use score4::{Position, Solver};
 
-fn watch<const W: usize, const H: usize>(moves: &str, seconds: f64) {
-    let p: Position<W, H> = match moves.parse() {
-        Ok(p) => p,
-        Err(e) => fail(&e.to_string()),
-    };
-    let mut solver = Solver::<W, H>::with_table_mb(64);
+fn watch(shape: Shape, moves: &str, seconds: f64) {
+    let p = wide::Position::parse(&shape, moves).unwrap_or_else(|e| fail(&e.to_string()));
+    let mut solver = wide::Solver::new(shape, 64).unwrap_or_else(|e| fail(&e.to_string()));
     let deadline = Instant::now() + Duration::from_secs_f64(seconds);
-    let show = |a: &Analysis<W>| {
+    let words = |r| range_words_after(shape.cells(), p.moves_played(), r);
+    let name = |col: usize| wide::notation::character(col + 1).unwrap_or('?');
+    let show = |a: &wide::Analysis| {
         let columns: Vec<String> = a
             .columns
             .iter()
             .enumerate()
-            .filter_map(|(col, r)| r.map(|r| format!("{}: {}", col + 1, range_words(&p, r))))
+            .filter_map(|(col, r)| r.map(|r| format!("{}: {}", name(col), words(r))))
             .collect();
         let best = a.best().map_or(String::new(), |b| {
             let proven = if b.proven { "proven" } else { "so far" };
-            format!("; best {} ({proven})", b.column + 1)
+            format!("; best {} ({proven})", name(b.column))
         });
         println!(
             "{:6.2} s {:>13} positions  {}{best}",
@@ -117,7 +117,7 @@ fn main() {
     {
         ["--cost", path] => cost(path),
         [board, moves, rest @ ..] if rest.len() <= 1 => {
-            let size: BoardSize = board
+            let shape: Shape = board
                 .parse()
                 .unwrap_or_else(|e: score4::SizeError| fail(&e.to_string()));
             let seconds = match rest.first().map(|s| s.parse::<f64>()) {
@@ -125,7 +125,7 @@ fn main() {
                 Some(Ok(s)) if s > 0.0 && s < 1e9 => s,
                 Some(_) => fail("SECONDS must be a number above 0"),
             };
-            with_board_size!(size, watch(moves, seconds));
+            watch(shape, moves, seconds);
         }
         _ => fail("usage: anytime WxH MOVES [SECONDS] | anytime --cost FILE"),
     }

@@ -7,9 +7,11 @@ use std::process::{Command, Output};
 
 use crate::common::{score4, text};
 
-use score4::book::Book;
+use score4::book::{Book, Kind};
+use score4::wide::{self, Shape};
 use score4::Position;
-use score4_testkit::Scratch;
+use score4_testkit::naive::{late_game, Naive};
+use score4_testkit::{Rng, Scratch};
 
 /// A fresh scratch directory for one test.
 fn scratch(test: &str) -> Scratch {
@@ -209,6 +211,47 @@ fn solve_answers_from_the_book_what_search_answers() {
             let nodes = line.split(' ').rev().nth(1).unwrap();
             assert_eq!(nodes, "0", "{mode:?}: {line}");
         }
+    }
+}
+
+#[test]
+fn a_book_past_64_bits_answers_from_its_records_and_only_on_its_board() {
+    // A 10x4 book (keys of 50 bits) and a 13x4 one (65 bits: 16-byte
+    // keys) of late positions scored by the unpruned negamax; `solve`
+    // answers each from the book, searching nothing.
+    let dir = scratch("wide");
+    let mut rng = Rng::new(13);
+    for (w, h) in [(10, 4), (13, 4)] {
+        let shape = Shape::new(w, h).unwrap();
+        let (mut entries, mut lines, mut expected) = (Vec::new(), String::new(), Vec::new());
+        while entries.len() < 5 {
+            let Some((moves, g)) = late_game(w, h, 8, &mut rng) else {
+                continue;
+            };
+            let score = Naive::new().score(&g);
+            let p = wide::Position::parse(&shape, &moves).unwrap();
+            entries.push((p.canonical_key(&shape), score as i8));
+            lines += &format!("{moves}\n");
+            expected.push(format!("{moves} {score} 0"));
+        }
+        let book = Book::from_entries(shape, shape.cells() as u32, Kind::Book, entries);
+        let file = dir.join(format!("{w}x{h}.book"));
+        std::fs::write(&file, book.to_bytes()).unwrap();
+        let size = format!("{w}x{h}");
+        let o = score4_testkit::cli::run_with_input(
+            env!("CARGO_BIN_EXE_score4"),
+            &["solve", "--board", &size, "--stats", "--book", &path(&file)],
+            lines.as_bytes(),
+        );
+        ok(&o);
+        // Each line: moves, score, positions searched, time.
+        let answers: Vec<String> = text(&o.stdout)
+            .lines()
+            .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(answers, expected, "{size}");
+        let o = score4(&["solve", "--board", "10x6", "--book", &path(&file), "1"]);
+        refused(&o, &format!("book is for {size}, not 10x6"));
     }
 }
 
