@@ -85,7 +85,7 @@ pub enum PlanError {
     },
 }
 
-/// The most positions a plan lists (about 8 GiB of memory): far beyond
+/// The most positions a plan lists (about 7 GiB of memory): far beyond
 /// the books score4 builds (`docs/book.md`), and a
 /// bound on what a mistyped depth or a forged book header can make a
 /// command allocate.
