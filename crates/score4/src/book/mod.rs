@@ -22,7 +22,7 @@
 //! with the smaller key is stored.
 //!
 //! Books are for boards of every size up to 128 bits: positions are listed
-//! and solved as [`wide`](crate::wide) positions, whose keys are those of
+//! and solved as [`wide`] positions, whose keys are those of
 //! the compiled sizes on the boards both take. A record's key takes the
 //! bytes its board's layout needs, so a 7x6 book stays 7x6's.
 //!

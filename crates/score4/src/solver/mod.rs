@@ -1,6 +1,6 @@
 //! The perfect solver: the exact game value of any position.
 //!
-//! Scores follow the [`score`] convention: positive when
+//! Scores follow the [`score`](crate::score) convention: positive when
 //! the side to move wins, larger for a faster win. The search is negamax with
 //! alpha-beta pruning, driven by null-window probes that bisect the possible
 //! score range, over a transposition table of proven bounds. Losing moves are
@@ -418,7 +418,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The exact score of `p` for the side to move.
     ///
-    /// Scores follow the [`score`] convention: a win scores more the sooner
+    /// Scores follow the [`score`](crate::score) convention: a win scores more the sooner
     /// it comes, a loss is the negation of the opponent's win, a draw is 0;
     /// both sides win as fast and lose as slowly as they can.
     ///
@@ -488,7 +488,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
 
     /// The score of every move for the side to move (the score of the
     /// position after it, negated), `None` for a full column. A move that
-    /// wins at once scores [`score::win`] of the moves played. A
+    /// wins at once scores [`score::win`](crate::score::win) of the moves played. A
     /// finished game has no moves: every entry is `None`.
     pub fn analyze(&mut self, p: &Position<W, H>) -> [Option<i32>; W] {
         self.moves(p, None)
