@@ -332,10 +332,7 @@ pub fn solve_all(
                         if stop.load(Ordering::Relaxed) {
                             return;
                         }
-                        let score = match solver.solve(p) {
-                            Ok(score) => score as i8,
-                            Err(e) => panic!("a book's leaves are in play: {e}"),
-                        };
+                        let score = exact(&mut solver, p) as i8;
                         if send.send((p.canonical_key(&shape), score)).is_err() {
                             return;
                         }
@@ -367,6 +364,18 @@ pub fn solve_all(
         }
         Ok(())
     })
+}
+
+/// The exact score of `p`, a position of a plan.
+///
+/// # Panics
+///
+/// If `p` is not in play: a plan lists none such.
+pub(super) fn exact(solver: &mut Solver, p: &Position) -> i32 {
+    match solver.solve(p) {
+        Ok(score) => score,
+        Err(e) => panic!("a plan lists positions in play only: {e}"),
+    }
 }
 
 /// The next run of `len` leaves for one of `workers`, from the cursor

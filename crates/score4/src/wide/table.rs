@@ -155,13 +155,12 @@ impl Table {
     #[inline(always)]
     pub fn get(&self, key: u128) -> Option<Bounds> {
         let (first, check) = self.slot(key);
-        let matches = |e: u128| e & DATA_MASK != 0 && e >> DATA_BITS == check;
         let e = self.load(first);
-        if matches(e) {
+        if holds(e, check) {
             return Some(unpack(e));
         }
         let e = self.load(first + 2);
-        matches(e).then(|| unpack(e))
+        holds(e, check).then(|| unpack(e))
     }
 
     /// Records that the score of the position of `key` lies in
@@ -174,7 +173,6 @@ impl Table {
         let work = (u64::BITS - work.leading_zeros()).min((1 << WORK_BITS) - 1);
         let (deep, check) = self.slot(key);
         let any = deep + 2;
-        let matches = |e: u128| e & DATA_MASK != 0 && e >> DATA_BITS == check;
         let merged = |old: u128| {
             let was = unpack(old);
             let bounds = Bounds {
@@ -185,12 +183,12 @@ impl Table {
             check << DATA_BITS | pack(work.max(work_of(old)), bounds)
         };
         let first = self.load(deep);
-        if matches(first) {
+        if holds(first, check) {
             self.store(deep, merged(first));
             return;
         }
         let second = self.load(any);
-        if matches(second) {
+        if holds(second, check) {
             self.store(any, merged(second));
             return;
         }
@@ -205,6 +203,13 @@ impl Table {
             self.store(any, new);
         }
     }
+}
+
+/// Whether the entry `e` is in use and is that of the position whose
+/// check is `check`.
+#[inline(always)]
+fn holds(e: u128, check: u128) -> bool {
+    e & DATA_MASK != 0 && e >> DATA_BITS == check
 }
 
 /// The data of an entry: its work, move and bounds.
