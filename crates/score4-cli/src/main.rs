@@ -119,10 +119,9 @@ fn all_cores() -> usize {
 #[derive(clap::Args)]
 struct BoardArg {
     /// Board size WIDTHxHEIGHT: width 4 to 16, height 4 or more, and
-    /// width * (height + 1) at most 128. Up to nine columns and 64 bits
-    /// (4x4..4x15, 5x4..5x11, 6x4..6x9, 7x4..7x8, 8x4..8x7, 9x4..9x6)
-    /// every command works; beyond, `solve` and `bench` (no book or journal). Columns past 9
-    /// are written a to g. The empty board takes milliseconds up to 5x6
+    /// width * (height + 1) at most 128. Every command takes every such
+    /// board; `--journal` takes those up to 64 bits. Columns past 9 are
+    /// written a to g. The empty board takes milliseconds up to 5x6
     /// or 7x4, seconds to a minute up to 7x6 or 8x5, and more (hours for
     /// the largest) beyond: see the README.
     #[arg(long, value_name = "WxH", default_value = "7x6",

@@ -115,6 +115,13 @@ impl BoardSize {
         self.height
     }
 
+    /// Whether this size's search is compiled for it; the other sizes run
+    /// the search of sizes as data (see [`wide`](crate::wide)), with the
+    /// same answers.
+    pub fn is_compiled(self) -> bool {
+        crate::solver::engine::is_compiled(self)
+    }
+
     /// Every supported size, by width then height.
     pub fn all() -> impl Iterator<Item = BoardSize> {
         (MIN_WIDTH..=MAX_WIDTH).flat_map(|width| {

@@ -40,7 +40,6 @@ use crate::layout::Layout;
 use crate::mem::TableError;
 use crate::position::{Ending, Position};
 use crate::size::BoardSize;
-use crate::with_board_size;
 
 /// The most columns an answer carries across the boundary: every width.
 pub(crate) const MAX_COLUMNS: usize = crate::wide::shape::MAX_WIDTH;
@@ -110,11 +109,67 @@ pub(super) fn build<const W: usize, const H: usize>(
     }
 }
 
-/// The engine of a supported size: the one place that names every size's
-/// search, so that its code is compiled here only.
+/// Calls `f::<W, H>(args...)` on the compiled sizes, and evaluates
+/// `otherwise` on the other supported sizes: the one list of the sizes
+/// whose search is compiled.
+///
+/// Each compiled size costs every compile of the library about a second
+/// (docs/testing.md), so only the sizes where search time matters are
+/// compiled: the standard board and its neighbours, and every size whose
+/// empty board takes more than a few seconds to solve as data (the long
+/// solves, the split solves and their journals). The others run the
+/// search of sizes as data ([`wide`](crate::wide)): the same search over
+/// masks held as data, two to three times the time a position, which on
+/// them is seconds at most (docs/board-sizes.md).
+macro_rules! with_compiled_size {
+    ($size:expr, $f:ident ($($arg:expr),*), $otherwise:expr) => {{
+        let size: BoardSize = $size;
+        match (size.width(), size.height()) {
+            (7, 6) => $f::<7, 6>($($arg),*),
+            (6, 7) => $f::<6, 7>($($arg),*),
+            (7, 7) => $f::<7, 7>($($arg),*),
+            (8, 6) => $f::<8, 6>($($arg),*),
+            (6, 8) => $f::<6, 8>($($arg),*),
+            (8, 7) => $f::<8, 7>($($arg),*),
+            (7, 8) => $f::<7, 8>($($arg),*),
+            (9, 5) => $f::<9, 5>($($arg),*),
+            (9, 6) => $f::<9, 6>($($arg),*),
+            (6, 9) => $f::<6, 9>($($arg),*),
+            (5, 11) => $f::<5, 11>($($arg),*),
+            (4, 14) => $f::<4, 14>($($arg),*),
+            (4, 15) => $f::<4, 15>($($arg),*),
+            (8, 5) => $f::<8, 5>($($arg),*),
+            (9, 4) => $f::<9, 4>($($arg),*),
+            (5, 9) => $f::<5, 9>($($arg),*),
+            (5, 10) => $f::<5, 10>($($arg),*),
+            (4, 12) => $f::<4, 12>($($arg),*),
+            (4, 13) => $f::<4, 13>($($arg),*),
+            _ => $otherwise,
+        }
+    }};
+}
+
+/// Whether `size`'s search is compiled (see [`with_compiled_size`]).
+pub(crate) fn is_compiled(size: BoardSize) -> bool {
+    const fn yes<const W: usize, const H: usize>() -> bool {
+        true
+    }
+    with_compiled_size!(size, yes(), false)
+}
+
+/// The engine of a supported size: the one place that names every
+/// compiled size's search, so that its code is compiled here only; the
+/// other sizes get the engine of sizes as data.
 #[inline(never)]
 pub(crate) fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    with_board_size!(size, boxed(mb))
+    with_compiled_size!(
+        size,
+        boxed(mb),
+        crate::wide::search::as_data_engine(
+            crate::wide::Shape::any(size.width(), size.height()),
+            mb
+        )
+    )
 }
 
 fn boxed<const W: usize, const H: usize>(mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
@@ -370,8 +425,8 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         path: &Path,
         min_work: u64,
     ) -> Result<JournalLoaded, JournalError> {
-        if !S::Key::JOURNALLED {
-            return Err(JournalError::SizeAsData {
+        if self.key_bits > 64 {
+            return Err(JournalError::PastSixtyFourBits {
                 width: self.width,
                 height: self.height,
             });
@@ -658,10 +713,14 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         if let Some(journal) = &self.journal {
             let tables = self.tables(0);
             journal.each(|key, kept| {
-                if let Some(key) = S::Key::from_journal(key) {
-                    let table = tables.for_empty(self.cells as i32 - kept.moves as i32);
-                    table.put(key, kept.work, kept.lower, kept.upper, kept.best);
-                }
+                let table = tables.for_empty(self.cells as i32 - kept.moves as i32);
+                table.put(
+                    S::Key::from_journal(key),
+                    kept.work,
+                    kept.lower,
+                    kept.upper,
+                    kept.best,
+                );
             });
         }
         self.journal_in_table = true;

@@ -53,10 +53,9 @@ pub enum JournalError {
         /// This solver's height.
         height: usize,
     },
-    /// A solver of a size given as data, whose keys are wider than a
-    /// journal's 64 bits.
-    #[error("{width}x{height}: journals are kept on boards up to 64 bits and nine columns so far, not by the search of sizes as data")]
-    SizeAsData {
+    /// A board whose keys are wider than a journal's 64 bits.
+    #[error("{width}x{height}: journals are kept on boards up to 64 bits so far")]
+    PastSixtyFourBits {
         /// This solver's width.
         width: usize,
         /// This solver's height.

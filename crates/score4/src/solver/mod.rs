@@ -47,7 +47,7 @@
 
 mod anytime;
 mod bounds;
-mod engine;
+pub(crate) mod engine;
 mod journal;
 mod node;
 mod order;

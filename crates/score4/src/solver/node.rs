@@ -25,17 +25,13 @@ pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
     /// need not have), never the other way round.
     fn mark(self) -> u64;
     /// The key as the journal keeps it, if the journal can (its keys are
-    /// 64 bits).
+    /// 64 bits: the keys of every board that fits in them).
     fn in_journal(self) -> Option<u64>;
-    /// Whether the journal keeps keys of this kind (its keys are 64 bits).
-    const JOURNALLED: bool;
-    /// The key of a journal's line, if keys of this kind are journalled.
-    fn from_journal(key: u64) -> Option<Self>;
+    /// The key of a journal's line.
+    fn from_journal(key: u64) -> Self;
 }
 
 impl Key for u64 {
-    const JOURNALLED: bool = true;
-
     #[inline(always)]
     fn mark(self) -> u64 {
         self
@@ -46,14 +42,12 @@ impl Key for u64 {
         Some(self)
     }
 
-    fn from_journal(key: u64) -> Option<Self> {
-        Some(key)
+    fn from_journal(key: u64) -> Self {
+        key
     }
 }
 
 impl Key for u128 {
-    const JOURNALLED: bool = false;
-
     #[inline(always)]
     fn mark(self) -> u64 {
         (self >> 64) as u64 ^ self as u64
@@ -61,11 +55,11 @@ impl Key for u128 {
 
     #[inline(always)]
     fn in_journal(self) -> Option<u64> {
-        None
+        u64::try_from(self).ok()
     }
 
-    fn from_journal(_: u64) -> Option<Self> {
-        None
+    fn from_journal(key: u64) -> Self {
+        key.into()
     }
 }
 

@@ -62,10 +62,7 @@ impl Solver {
     pub fn as_data(shape: Shape, mb: usize) -> Result<Solver, TableError> {
         Ok(Solver {
             shape,
-            engine: Box::new(AsData {
-                shape,
-                engine: Engine::try_with_table_mb(&shape, mb)?,
-            }),
+            engine: as_data_engine(shape, mb)?,
         })
     }
 
@@ -439,6 +436,14 @@ impl Windows<Placed<'_>> for Asking<'_> {
     fn book_score(&self, p: &Placed<'_>) -> Option<i32> {
         self.0.book().and_then(|book| p.book_score(book))
     }
+}
+
+/// The engine of `shape` as data, with a table of about `mb` mebibytes.
+pub(crate) fn as_data_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    Ok(Box::new(AsData {
+        shape,
+        engine: Engine::try_with_table_mb(&shape, mb)?,
+    }))
 }
 
 /// The engine of a size given as data: the engine of every size, over the

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use score4::solver::{JournalError, JournalLoaded};
-use score4::{Position, Solver, Stopped};
+use score4::{BoardSize, Position, Solver, Stopped};
 use score4_testkit::positions::random_position;
 use score4_testkit::Rng;
 
@@ -19,14 +19,18 @@ fn with_journal<const W: usize, const H: usize>(path: &Path) -> (Solver<W, H>, J
     (solver, loaded)
 }
 
-/// Random positions of the `W` x `H` board, 4 to 11 moves in, with the
-/// plain solver's scores.
-fn sample<const W: usize, const H: usize>(seed: u64, n: usize) -> Vec<(Position<W, H>, i32)> {
+/// Random positions of the `W` x `H` board, `first` to `first + 7` moves
+/// in, with the plain solver's scores.
+fn sample<const W: usize, const H: usize>(
+    seed: u64,
+    n: usize,
+    first: u32,
+) -> Vec<(Position<W, H>, i32)> {
     let mut rng = Rng::new(seed);
     let mut plain = Solver::<W, H>::with_table_mb(4);
     (0..n)
         .map(|_| {
-            let len = 4 + rng.below(8) as u32;
+            let len = first + rng.below(8) as u32;
             let p = random_position::<W, H>(&mut rng, len);
             plain.clear_table();
             (p, plain.solve(&p))
@@ -37,16 +41,25 @@ fn sample<const W: usize, const H: usize>(seed: u64, n: usize) -> Vec<(Position<
 /// Each position is solved by a new solver (a new process, after a kill)
 /// from the journal, stopped at a deadline that doubles from 1 ms until a
 /// solve finishes: the score is the plain one, and the journal only grows.
+/// On a compiled size and on one that runs as data (whose keys are kept
+/// in 128 bits, and in the journal's 64).
 #[test]
 fn solves_stopped_and_started_again_give_the_plain_scores() {
+    assert!(BoardSize::of::<7, 6>().is_compiled());
+    stopped_and_started::<7, 6>(0x10_0A3, 14);
+    assert!(!BoardSize::of::<7, 5>().is_compiled());
+    stopped_and_started::<7, 5>(0x10_0A1, 4);
+}
+
+fn stopped_and_started<const W: usize, const H: usize>(seed: u64, first: u32) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("journal");
     let mut stops = 0;
     let mut last = 0;
-    for (i, (p, score)) in sample::<7, 5>(0x10_0A1, 24).into_iter().enumerate() {
+    for (i, (p, score)) in sample::<W, H>(seed, 24, first).into_iter().enumerate() {
         let mut wait = Duration::from_millis(1);
         let found = loop {
-            let (mut solver, loaded) = with_journal::<7, 5>(&path);
+            let (mut solver, loaded) = with_journal::<W, H>(&path);
             assert_eq!(loaded.damaged, 0);
             assert!(
                 loaded.bounds >= last,
@@ -66,8 +79,8 @@ fn solves_stopped_and_started_again_give_the_plain_scores() {
         };
         assert_eq!(found, score, "{p:?}");
     }
-    assert!(stops > 10, "only {stops} solves were stopped");
-    assert!(last > 100, "only {last} bounds kept");
+    assert!(stops > 10, "{W}x{H}: only {stops} solves were stopped");
+    assert!(last > 100, "{W}x{H}: only {last} bounds kept");
 }
 
 /// Bounds kept while solving some positions are sound for every other: a
@@ -77,7 +90,7 @@ fn solves_stopped_and_started_again_give_the_plain_scores() {
 fn kept_bounds_serve_every_root() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("journal");
-    let positions = sample::<6, 5>(0x10_0A2, 60);
+    let positions = sample::<6, 5>(0x10_0A2, 60, 4);
     let (mut first, _) = with_journal::<6, 5>(&path);
     first.reset_nodes();
     for (p, score) in &positions {
