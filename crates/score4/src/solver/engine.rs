@@ -10,11 +10,13 @@
 //! Every type of the crate takes its size as const parameters, so that each
 //! compiled size's search is as fast as the standard one's. Were
 //! [`Solver`]'s methods that search, each program choosing the size at run
-//! time would compile the whole search again for all 38 sizes. So a
-//! [`Solver`] is a handle to a [`Compiled`] engine behind the object-safe
+//! time would compile the whole search again for every size. So a
+//! [`Solver`] is a handle to an engine behind the object-safe
 //! [`AnyEngine`]: the engines of the supported sizes are built by
-//! [`built_for`], one non-generic function whose code is compiled here,
-//! and the handle only turns its typed position and answer into plain ones.
+//! [`built_for`], one non-generic function whose code is compiled here (a
+//! [`Compiled`] engine for the sizes of `with_compiled_size!`, the engine
+//! of sizes as data for the others), and the handle only turns its typed
+//! position and answer into plain ones.
 //! Sizes outside [`BoardSize`]'s limits (small ones, for tests) build their
 //! engine where they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
@@ -149,7 +151,7 @@ macro_rules! with_compiled_size {
     }};
 }
 
-/// Whether `size`'s search is compiled (see [`with_compiled_size`]).
+/// Whether `size`'s search is compiled (see `with_compiled_size!`).
 pub(crate) fn is_compiled(size: BoardSize) -> bool {
     const fn yes<const W: usize, const H: usize>() -> bool {
         true
