@@ -24,9 +24,9 @@ pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
     /// are in: two keys may share one (a thread then puts off a move it
     /// need not have), never the other way round.
     fn mark(self) -> u64;
-    /// The key as the journal keeps it, if the journal can (its keys are
-    /// 64 bits: the keys of every board that fits in them).
-    fn in_journal(self) -> Option<u64>;
+    /// The key as the journal keeps it, in 64 bits: a journal is kept
+    /// only on boards whose keys fit in them (see `Engine::keep_journal`).
+    fn in_journal(self) -> u64;
     /// The key of a journal's line.
     fn from_journal(key: u64) -> Self;
 }
@@ -38,8 +38,8 @@ impl Key for u64 {
     }
 
     #[inline(always)]
-    fn in_journal(self) -> Option<u64> {
-        Some(self)
+    fn in_journal(self) -> u64 {
+        self
     }
 
     fn from_journal(key: u64) -> Self {
@@ -54,8 +54,9 @@ impl Key for u128 {
     }
 
     #[inline(always)]
-    fn in_journal(self) -> Option<u64> {
-        u64::try_from(self).ok()
+    fn in_journal(self) -> u64 {
+        debug_assert!(self <= u64::MAX.into(), "a journal's board has 64-bit keys");
+        self as u64
     }
 
     fn from_journal(key: u64) -> Self {

@@ -397,7 +397,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
     #[cold]
     #[inline(never)]
     fn keep(&self, key: N::Key, n: i32, lower: i32, upper: i32, best: Option<usize>, work: u64) {
-        if let (Some(journal), Some(key)) = (self.tables.journal, key.in_journal()) {
+        if let Some(journal) = self.tables.journal {
             let kept = Kept {
                 moves: n as u32,
                 lower,
@@ -405,7 +405,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
                 best,
                 work,
             };
-            journal.keep(key, kept);
+            journal.keep(key.in_journal(), kept);
         }
     }
 
