@@ -206,8 +206,13 @@ fn positions(text: &str, step: usize) -> Vec<String> {
         .collect()
 }
 
-/// Positions of random games on the `W` x `H` board, none of them over.
-fn random_positions<const W: usize, const H: usize>(count: usize, seed: u64) -> Vec<String> {
+/// Positions of random games on the `W` x `H` board, none of them over,
+/// each at least `from` moves in.
+fn random_positions<const W: usize, const H: usize>(
+    count: usize,
+    seed: u64,
+    from: usize,
+) -> Vec<String> {
     let mut state = seed;
     let mut next = move |n: usize| {
         // xorshift64: any spread of positions will do.
@@ -220,7 +225,7 @@ fn random_positions<const W: usize, const H: usize>(count: usize, seed: u64) -> 
     while out.len() < count {
         let mut p = score4::Position::<W, H>::new();
         let mut moves = String::new();
-        let length = next(W * H - 1);
+        let length = from + next(W * H - 1 - from);
         for _ in 0..length {
             let playable: Vec<usize> = p.playable_columns().collect();
             let col = playable[next(playable.len())];
@@ -230,7 +235,7 @@ fn random_positions<const W: usize, const H: usize>(count: usize, seed: u64) -> 
             p.play(col);
             moves.push_str(&(col + 1).to_string());
         }
-        if !p.is_full() {
+        if !p.is_full() && moves.len() >= from {
             out.push(moves);
         }
     }
@@ -363,9 +368,9 @@ fn best_and_explain_agree_with_the_analysis_on_7x6() {
 
 #[test]
 fn best_and_explain_agree_with_the_analysis_on_odd_and_small_boards() {
-    best_and_explain_match_analysis::<5, 5>(&random_positions::<5, 5>(60, 7));
-    best_and_explain_match_analysis::<4, 4>(&random_positions::<4, 4>(60, 11));
-    best_and_explain_match_analysis::<7, 5>(&random_positions::<7, 5>(20, 13));
+    best_and_explain_match_analysis::<5, 5>(&random_positions::<5, 5>(60, 7, 0));
+    best_and_explain_match_analysis::<4, 4>(&random_positions::<4, 4>(60, 11, 0));
+    best_and_explain_match_analysis::<7, 5>(&random_positions::<7, 5>(30, 13, 6));
 }
 
 #[test]

@@ -156,7 +156,7 @@ proptest! {
     }
 
     #[test]
-    fn lines(bytes in bytes_from(b"ab\r\n", 3000), cap in 1usize..40, chunk in 1usize..64) {
+    fn lines(bytes in bytes_from(b"ab\r\n", 600), cap in 1usize..40, chunk in 1usize..64) {
         let mut lines = Lines::with_cap(BufReader::with_capacity(chunk, &bytes[..]), cap);
         let mut count = 0;
         while let Some((number, line)) = lines.next_line().expect("reading memory") {
