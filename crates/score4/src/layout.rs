@@ -112,38 +112,47 @@ impl CellSet for Bitboard {
     }
 }
 
-impl CellSet for u128 {
-    const EMPTY: Self = 0;
-    const ONE: Self = 1;
-    #[inline(always)]
-    fn any(self) -> bool {
-        self != 0
-    }
-    #[inline(always)]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn has_several(self) -> bool {
-        self & self.wrapping_sub(1) != 0
-    }
-    #[inline(always)]
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    #[inline(always)]
-    fn trailing_zeros(self) -> u32 {
-        u128::trailing_zeros(self)
-    }
-    #[inline(always)]
-    fn plus(self, other: Self) -> Self {
-        self.wrapping_add(other)
-    }
-    #[inline(always)]
-    fn minus(self, other: Self) -> Self {
-        self.wrapping_sub(other)
-    }
+/// The plain integers as sets of cells: `u128` for boards past 64 bits,
+/// `u64` for the others whose size is data (see [`Narrow`]).
+macro_rules! integer_cell_set {
+    ($int:ty) => {
+        impl CellSet for $int {
+            const EMPTY: Self = 0;
+            const ONE: Self = 1;
+            #[inline(always)]
+            fn any(self) -> bool {
+                self != 0
+            }
+            #[inline(always)]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn has_several(self) -> bool {
+                self & self.wrapping_sub(1) != 0
+            }
+            #[inline(always)]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$int>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn plus(self, other: Self) -> Self {
+                self.wrapping_add(other)
+            }
+            #[inline(always)]
+            fn minus(self, other: Self) -> Self {
+                self.wrapping_sub(other)
+            }
+        }
+    };
 }
+
+integer_cell_set!(u128);
+integer_cell_set!(u64);
 
 /// The masks of one board's layout. Every method of [`Geometry`] is a
 /// constant of its size; those of [`Shape`] read its fields.
@@ -522,5 +531,71 @@ impl Layout for Shape {
     #[inline(always)]
     fn column_of(&self, cell: u128) -> usize {
         Shape::column_of(self, cell)
+    }
+}
+
+/// A board whose size is data and whose layout fits 64 bits: the masks of
+/// its [`Shape`] in a `u64`, so that its search runs on the words the
+/// compiled sizes run on rather than on `u128`s.
+#[derive(Clone, Copy)]
+pub(crate) struct Narrow<'s>(pub(crate) &'s Shape);
+
+impl Layout for Narrow<'_> {
+    type Cells = u64;
+    type PerColumn<T: Copy> = [T; MAX_WIDTH];
+    const BATCH_THREATS: bool = true;
+    #[inline(always)]
+    fn per_column<T: Copy>(&self, fill: T) -> [T; MAX_WIDTH] {
+        [fill; MAX_WIDTH]
+    }
+    #[inline(always)]
+    fn width(&self) -> usize {
+        self.0.width()
+    }
+    #[inline(always)]
+    fn centre_first(&self) -> &[usize] {
+        self.0.centre_first()
+    }
+    #[inline(always)]
+    fn height(&self) -> usize {
+        self.0.height()
+    }
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        self.0.cells() as u32
+    }
+    #[inline(always)]
+    fn stride(&self) -> u32 {
+        self.0.stride()
+    }
+    // The masks' high halves are zero on such a board: each is its low
+    // half, one load.
+    #[inline(always)]
+    fn bottom(&self) -> u64 {
+        self.0.bottom() as u64
+    }
+    #[inline(always)]
+    fn board(&self) -> u64 {
+        self.0.board() as u64
+    }
+    #[inline(always)]
+    fn sentinels(&self) -> u64 {
+        self.0.sentinels() as u64
+    }
+    #[inline(always)]
+    fn row_parity(&self, parity: usize) -> u64 {
+        self.0.row_parity(parity) as u64
+    }
+    #[inline(always)]
+    fn below_top_three(&self) -> u64 {
+        self.0.below_top_three() as u64
+    }
+    #[inline(always)]
+    fn column(&self, col: usize) -> u64 {
+        ((1 << self.0.height()) - 1) << (col as u32 * self.0.stride())
+    }
+    #[inline(always)]
+    fn column_of(&self, cell: u64) -> usize {
+        (cell.trailing_zeros() / self.0.stride()) as usize
     }
 }

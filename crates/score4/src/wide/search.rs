@@ -1,8 +1,9 @@
 //! The solver of every board up to 128 bits, its size chosen at run time:
 //! a handle to the compiled search of its size where there is one, else
-//! to the same engine and search (see [`solver`](crate::solver)) over the
-//! [table](super::table) of 128-bit keys, each position beside its
-//! [`Shape`].
+//! to the same engine and search (see [`solver`](crate::solver)), each
+//! position beside its [`Shape`]: in `u64`s over the compiled sizes'
+//! table where the board's layout fits 64 bits, else in `u128`s over the
+//! [table](super::table) of 128-bit keys.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,14 +14,14 @@ use super::shape::{Shape, MAX_WIDTH};
 use super::table::Table;
 use crate::book::{Book, BookError};
 use crate::error::SolveError;
-use crate::layout::Discs;
+use crate::layout::{Discs, Layout, Narrow};
 use crate::mem::TableError;
 use crate::position::Ending;
 use crate::size::BoardSize;
 use crate::solver::{
     best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Bound, Counts,
     Engine, Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange,
-    StopHandle, Stopped, Windows,
+    StopHandle, Stopped, Store, Windows,
 };
 
 /// A solver of one board size, chosen at run time: the size-erased
@@ -438,22 +439,61 @@ impl Windows<Placed<'_>> for Asking<'_> {
     }
 }
 
-/// The engine of `shape` as data, with a table of about `mb` mebibytes.
+/// The engine of `shape` as data, with a table of about `mb` mebibytes:
+/// on `u64`s where the board's layout fits them (a `u128` costs two
+/// registers and several instructions an operation), else on `u128`s.
 pub(crate) fn as_data_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(AsData {
-        shape,
-        engine: Engine::try_with_table_mb(&shape, mb)?,
-    }))
+    if shape.layout_bits() <= u64::BITS {
+        Ok(Box::new(AsData::<NarrowTable> {
+            shape,
+            engine: Engine::try_with_table_mb(&shape, mb)?,
+        }))
+    } else {
+        Ok(Box::new(AsData::<Table> {
+            shape,
+            engine: Engine::try_with_table_mb(&shape, mb)?,
+        }))
+    }
 }
 
-/// The engine of a size given as data: the engine of every size, over the
-/// table of 128-bit keys, each position beside the shape.
-struct AsData {
+/// The compiled sizes' table, of keys up to 64 bits.
+type NarrowTable = crate::solver::table::Table;
+
+/// A table of the search of sizes as data, and the positions it keeps.
+trait AsDataStore: Store + Send + 'static {
+    type Node<'s>: Node<Key = Self::Key>;
+    /// `p` beside `shape`, as the search takes it.
+    fn place(shape: &Shape, p: Position) -> Self::Node<'_>;
+}
+
+impl AsDataStore for Table {
+    type Node<'s> = Placed<'s>;
+    fn place(shape: &Shape, p: Position) -> Placed<'_> {
+        Placed { shape, p }
+    }
+}
+
+impl AsDataStore for NarrowTable {
+    type Node<'s> = PlacedNarrow<'s>;
+    fn place(shape: &Shape, p: Position) -> PlacedNarrow<'_> {
+        debug_assert!(shape.layout_bits() <= u64::BITS);
+        PlacedNarrow {
+            shape,
+            current: p.current() as u64,
+            mask: p.occupied() as u64,
+            moves: p.moves_played(),
+        }
+    }
+}
+
+/// The engine of a size given as data: the engine of every size, over
+/// the table `S`, each position beside the shape.
+struct AsData<S> {
     shape: Shape,
-    engine: Engine<Table, false>,
+    engine: Engine<S, false>,
 }
 
-impl AnyEngine for AsData {
+impl<S: AsDataStore> AnyEngine for AsData<S> {
     fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
     }
@@ -514,10 +554,7 @@ impl AnyEngine for AsData {
         ask: Ask,
         until: Option<Option<Instant>>,
     ) -> Result<Found, Stopped> {
-        let p = Placed {
-            shape: &self.shape,
-            p: Position::from_parts(p),
-        };
+        let p = S::place(&self.shape, Position::from_parts(p));
         self.engine.run(until, |engine| engine.answer(&p, ask))
     }
 }
@@ -606,5 +643,107 @@ impl<'s> Node for Placed<'s> {
 
     fn book_score(&self, book: &Book) -> Option<i32> {
         book.score_as_data(self.shape, &self.p)
+    }
+}
+
+/// A position beside its shape on a board whose layout fits 64 bits: the
+/// node of [`Placed`] in `u64`s.
+#[derive(Clone, Copy)]
+pub(crate) struct PlacedNarrow<'s> {
+    shape: &'s Shape,
+    current: u64,
+    mask: u64,
+    moves: u32,
+}
+
+impl PlacedNarrow<'_> {
+    #[inline(always)]
+    fn playable(&self) -> u64 {
+        Narrow(self.shape).playable(self.mask)
+    }
+
+    /// The same position in the `u128`s of every other size.
+    fn wide(&self) -> Position {
+        Position::from_parts((self.current as u128, self.mask as u128, self.moves))
+    }
+}
+
+impl<'s> Node for PlacedNarrow<'s> {
+    type Layout = Narrow<'s>;
+    type Key = u64;
+
+    #[inline(always)]
+    fn layout(&self) -> Narrow<'s> {
+        Narrow(self.shape)
+    }
+
+    #[inline(always)]
+    fn moves_played(&self) -> u32 {
+        self.moves
+    }
+
+    #[inline(always)]
+    fn discs(&self) -> Discs<u64> {
+        Discs {
+            current: self.current,
+            mask: self.mask,
+            moves: self.moves,
+        }
+    }
+
+    #[inline(always)]
+    fn winning_cells(&self) -> u64 {
+        Narrow(self.shape).winning_cells(self.current) & !self.mask
+    }
+
+    #[inline(always)]
+    fn opponent_winning_cells(&self) -> u64 {
+        Narrow(self.shape).winning_cells(self.current ^ self.mask) & !self.mask
+    }
+
+    #[inline(always)]
+    fn non_losing_moves_against(&self, threats: u64) -> u64 {
+        crate::layout::non_losing_among(self.playable(), threats)
+    }
+
+    #[inline(always)]
+    fn play_cell(&mut self, cell: u64) {
+        self.current ^= self.mask;
+        self.mask |= cell;
+        self.moves += 1;
+    }
+
+    #[inline(always)]
+    fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    #[inline(always)]
+    fn canonical_key(&self) -> u64 {
+        let key = self.key();
+        key.min(crate::layout::mirror(
+            key,
+            self.shape.width(),
+            self.shape.stride(),
+        ))
+    }
+
+    fn can_win_next(&self) -> bool {
+        self.winning_cells() & self.playable() != 0
+    }
+
+    fn is_game_over(&self) -> bool {
+        let layout = Narrow(self.shape);
+        layout.has_four(self.current ^ self.mask)
+            || layout.has_four(self.current)
+            || self.moves as usize == self.shape.cells()
+    }
+
+    fn ending(&self) -> Option<Ending> {
+        self.wide().ending(self.shape)
+    }
+
+    fn book_score(&self, book: &Book) -> Option<i32> {
+        book.score_as_data(self.shape, &self.wide())
     }
 }
