@@ -1,9 +1,10 @@
 //! A board's layout as the search sees it, known when the program is
 //! compiled or only when it runs.
 //!
-//! The boards that fit a `u64` have their masks as constants
-//! ([`Geometry`], one compiled search per size); larger ones have them as
-//! data ([`Shape`], in a `u128`, one search for every size). Both draw the
+//! The compiled sizes have their masks as constants ([`Geometry`], one
+//! compiled search per size); the others have them as data ([`Shape`], in
+//! a `u128`, one search for every size, on `u64`s through `Narrow` where
+//! the layout fits one). Both draw the
 //! same Fhourstones layout ([`bitboard`](crate::bitboard)), so every rule
 //! of the search (the lines of four, the static bounds, the move order) is
 //! written once, over the two traits here: [`CellSet`] for a set of cells

@@ -6,7 +6,8 @@
 //! way would multiply the build by the dozens of sizes. Here the size is
 //! data instead: a [`Shape`] holds the dimensions and the masks derived
 //! from them, computed once, and one search, compiled once, serves every
-//! size. The layout is the same Fhourstones layout, in a `u128`.
+//! size. The layout is the same Fhourstones layout, in a `u128`; the
+//! search takes its low `u64` on boards whose layout fits one.
 //!
 //! - [`shape`]: the dimensions and masks.
 //! - [`notation`]: one character a move on every width, `1`-`9` then `a`-`g`.
