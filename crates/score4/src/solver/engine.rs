@@ -121,8 +121,8 @@ pub(super) fn build<const W: usize, const H: usize>(
 /// empty board takes more than a few seconds to solve as data (the long
 /// solves, the split solves and their journals). The others run the
 /// search of sizes as data ([`wide`](crate::wide)): the same search over
-/// masks held as data, two to three times the time a position, which on
-/// them is seconds at most (docs/board-sizes.md).
+/// masks held as data, up to 1.4 times the time a position, which on
+/// them is seconds at most (docs/solver.md, docs/board-sizes.md).
 macro_rules! with_compiled_size {
     ($size:expr, $f:ident ($($arg:expr),*), $otherwise:expr) => {{
         let size: BoardSize = $size;

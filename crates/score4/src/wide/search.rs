@@ -733,12 +733,10 @@ impl<'s> Node for PlacedNarrow<'s> {
     }
 
     fn is_game_over(&self) -> bool {
-        let layout = Narrow(self.shape);
-        layout.has_four(self.current ^ self.mask)
-            || layout.has_four(self.current)
-            || self.moves as usize == self.shape.cells()
+        self.ending().is_some()
     }
 
+    // Once a call, not on the search's path: the rules of every size.
     fn ending(&self) -> Option<Ending> {
         self.wide().ending(self.shape)
     }

@@ -103,8 +103,8 @@ fn against_reference<const W: usize, const H: usize>(
 #[test]
 fn agrees_with_the_reference_on_small_boards() {
     // 5x5 from move 4: from the first moves the reference walks nearly
-    // every position of the board (32 s of the test against 10 s, 0.9 GB
-    // against 0.45 GB); the smaller boards start from the empty one.
+    // every position of the board, which tripled the test's time
+    // (docs/testing.md); the smaller boards start from the empty one.
     const FIRST_5X5: u32 = 4;
     against_reference::<4, 4>(1, 300, 0..14);
     against_reference::<5, 4>(2, 200, 0..18);

@@ -41,8 +41,8 @@ fn sample<const W: usize, const H: usize>(
 /// Each position is solved by a new solver (a new process, after a kill)
 /// from the journal, stopped at a deadline that doubles from 1 ms until a
 /// solve finishes: the score is the plain one, and the journal only grows.
-/// On a compiled size and on one that runs as data (whose keys are kept
-/// in 128 bits, and in the journal's 64).
+/// On a compiled size and on one that runs as data (its own search over
+/// the same 64-bit table and journal).
 #[test]
 fn solves_stopped_and_started_again_give_the_plain_scores() {
     assert!(BoardSize::of::<7, 6>().is_compiled());
