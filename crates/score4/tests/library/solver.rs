@@ -291,7 +291,7 @@ fn agrees_with_negamax_on_random_6x4_positions() {
     let mut reference = Reference::remembering();
     let mut solver = Solver::<6, 4>::with_table_mb(8);
     let mut outcomes = Outcomes::default();
-    for _ in 0..2000 {
+    for _ in 0..1000 {
         let len = FIRST + rng.below(22 - FIRST as u64) as u32;
         let p = random_position::<6, 4>(&mut rng, len);
         solver.clear_table();
