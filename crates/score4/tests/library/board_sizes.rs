@@ -2,10 +2,11 @@
 //! `fixtures/board-sizes.txt` for the sources), and positions late in the
 //! game on every size against the unpruned negamax.
 
+use score4::wide::{self, Shape};
 use score4::{with_board_size, BoardSize, Position, Solver};
 use score4_testkit::fixtures::board_sizes as published;
-use score4_testkit::positions::random_unfinished;
-use score4_testkit::reference::{agree, Outcomes, Reference};
+use score4_testkit::naive::{late_game, Naive};
+use score4_testkit::reference::Outcomes;
 use score4_testkit::Rng;
 
 /// Sizes whose empty board the default tests solve: each takes at most a
@@ -60,27 +61,40 @@ fn every_other_size_matches_the_published_results() {
     assert!(check(false) > 0);
 }
 
-/// Random positions with at most 14 empty cells on one board size, each
-/// checked against the unpruned negamax.
-fn late_positions_agree<const W: usize, const H: usize>(seed: u64, outcomes: &mut Outcomes) {
-    let mut rng = Rng::new(seed);
-    let mut solver = Solver::<W, H>::with_table_mb(4);
-    for _ in 0..25 {
-        let len = (W * H) as u32 - 6 - rng.below(9) as u32;
-        let p = random_unfinished::<W, H>(&mut rng, len);
-        // A memo per position: with at most 14 empty cells it stays small.
-        outcomes.note(agree(&mut solver, &p, &mut Reference::remembering()));
-    }
-}
-
-/// Every board size the command line offers, through the same dispatch it
-/// uses: the layout's masks, keys and table sizes differ with each.
+/// Every board size the command line offers, through the solver it uses
+/// (the size-erased one: the compiled search on the compiled sizes, the
+/// search as data on the others), on random positions with 6 to 14 empty
+/// cells against the unpruned negamax: the layout's masks, keys and table
+/// sizes differ with each. One compile of the test for all sizes, where a
+/// typed solver per size compiled the test and the model 38 times.
 #[test]
 fn agrees_with_negamax_late_in_games_on_every_board_size() {
+    let mut rng = Rng::new(0x5EED_1000);
     let mut outcomes = Outcomes::default();
-    for (i, size) in BoardSize::all().enumerate() {
-        let seed = 0x5EED_1000 + i as u64;
-        with_board_size!(size, late_positions_agree(seed, &mut outcomes));
+    for size in BoardSize::all() {
+        let (w, h) = (size.width(), size.height());
+        let shape = Shape::new(w, h).unwrap();
+        let mut solver = wide::Solver::new(shape, 4).unwrap();
+        let mut checked = 0;
+        while checked < 25 {
+            let empty = 6 + rng.index(9);
+            let Some((moves, g)) = late_game(w, h, empty, &mut rng) else {
+                continue;
+            };
+            let p = wide::Position::parse(&shape, &moves).unwrap();
+            // A memo per position: with at most 14 empty cells it stays small.
+            let expected = Naive::new().move_scores(&g);
+            let best = expected.iter().flatten().max().copied().unwrap();
+            assert_eq!(solver.solve(&p), Ok(best), "{size} {moves}");
+            assert_eq!(solver.solve_weak(&p), Ok(best.signum()), "{size} {moves}");
+            assert_eq!(solver.analyze(&p).unwrap(), expected, "{size} {moves}");
+            let keeps: Vec<bool> = expected.iter().map(|&s| s == Some(best)).collect();
+            assert_eq!(solver.best_moves(&p), Ok((best, keeps)), "{size} {moves}");
+            let col = solver.best_move(&p).unwrap();
+            assert_eq!(expected[col], Some(best), "{size} {moves}");
+            outcomes.note(best);
+            checked += 1;
+        }
     }
     outcomes.check();
 }
