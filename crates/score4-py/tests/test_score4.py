@@ -336,7 +336,7 @@ def test_one_solver_shared_by_two_threads():
     """The second caller waits for the first, the GIL released; both get
     right answers."""
     solver = Solver(book=False)
-    cases = labelled("ply9-14.txt", 8)
+    cases = labelled("ply9-14.txt", 4)
     answers, errors = {}, []
 
     def work(part):

@@ -127,39 +127,49 @@ impl Oracle {
 
     /// The original program's stdout and exit status for `g` at `level`.
     pub fn run(&self, g: &Grid, level: u32, debug: bool) -> (String, u8) {
+        let [plain, debugged] = self.run_both(g, level);
+        if debug {
+            debugged
+        } else {
+            plain
+        }
+    }
+
+    /// [`run`](Self::run) without and with `-debug`, from one search: the
+    /// flag only adds the root columns' lines.
+    pub fn run_both(&self, g: &Grid, level: u32) -> [(String, u8); 2] {
         let root = self.score(g);
+        let both = |out: &str, status: u8| [(out.to_string(), status), (out.to_string(), status)];
         if root == -WIN {
-            return ("You win\n\n".into(), 255);
+            return both("You win\n\n", 255);
         }
         if root == WIN {
-            return ("I win\n\n".into(), 255);
+            return both("I win\n\n", 255);
         }
         let mut g = *g;
         let mut lines = Vec::new();
         let level = level as i32;
         let (mv, _) = self.minimax(&mut g, true, 1, level, level, &mut lines);
-        let mut out = String::new();
-        if debug {
-            for (col, score) in lines {
-                out += &format!("Depth {level}, placing on {col}, score:{score}\n");
+        let mut debug = String::new();
+        for (col, score) in lines {
+            debug += &format!("Depth {level}, placing on {col}, score:{score}\n");
+        }
+        let (out, status) = if mv == -1 {
+            ("No move possible\n".to_string(), 255)
+        } else {
+            let col = mv as usize;
+            let row = (0..6)
+                .rev()
+                .find(|&r| g[r][col] == 0)
+                .expect("move is playable");
+            g[row][col] = 1;
+            if self.score(&g) == WIN {
+                (format!("{col}\nI win\n\n"), 255)
+            } else {
+                (format!("{col}\n"), 0)
             }
-        }
-        if mv == -1 {
-            out += "No move possible\n";
-            return (out, 255);
-        }
-        let col = mv as usize;
-        let row = (0..6)
-            .rev()
-            .find(|&r| g[r][col] == 0)
-            .expect("move is playable");
-        g[row][col] = 1;
-        out += &format!("{col}\n");
-        if self.score(&g) == WIN {
-            out += "I win\n\n";
-            return (out, 255);
-        }
-        (out, 0)
+        };
+        [(out.clone(), status), (debug + &out, status)]
     }
 }
 
