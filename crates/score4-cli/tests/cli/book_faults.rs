@@ -350,9 +350,10 @@ fn limits_on_threads_and_memory_are_one_line_not_an_abort() {
             "threads.book",
             "cannot start a solving thread",
         ),
-        // Listing depth 14 needs far more than 300 MB.
+        // Listing depth 14 needs far more than 100 MB (the less, the sooner
+        // it runs out).
         (
-            "ulimit -v 300000; \"$1\" book build --depth 14 --threads 1 --table-mb 1 --out ",
+            "ulimit -v 100000; \"$1\" book build --depth 14 --threads 1 --table-mb 1 --out ",
             "big.book",
             "not enough memory to list the positions",
         ),
