@@ -100,7 +100,7 @@ fn stopped_searches_leave_the_table_sound() {
     let positions: Vec<Labelled> = set("ply9-14.txt")
         .into_iter()
         .chain(set("ply15-22.txt"))
-        .step_by(5)
+        .step_by(10)
         .collect();
     let mut stopped = 0;
     for (i, labelled) in positions.iter().enumerate() {
