@@ -745,3 +745,55 @@ impl<'s> Node for PlacedNarrow<'s> {
         book.score_as_data(self.shape, &self.wide())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The search on `u128`s, which only boards past 64 bits take, on
+    /// boards whose layout fits 64 bits, beside the search on `u64`s there:
+    /// the same answers to every question, so that the wide path is checked
+    /// on every board the narrow one is, which is itself checked against
+    /// the compiled search position by position (`tests/library/wide.rs`).
+    /// Their tables differ (keys of 128 and of 64 bits, and so their
+    /// entries and sizes), so the positions searched may differ too.
+    #[test]
+    fn the_search_on_u128s_is_the_search_on_u64s() {
+        let mut rng = crate::rng::Rng::new(128);
+        for (w, h) in [(7, 6), (5, 5), (6, 5), (9, 4), (4, 8)] {
+            let shape = Shape::any(w, h);
+            assert!(shape.layout_bits() <= u64::BITS, "{shape}");
+            let mut narrow = as_data_engine(shape, 4).unwrap();
+            let mut wide: Box<dyn AnyEngine> = Box::new(AsData::<Table> {
+                shape,
+                engine: Engine::try_with_table_mb(&shape, 4).unwrap(),
+            });
+            let mut searched = 0;
+            while searched < 6 {
+                // From the middle of the game to its end: seconds at most.
+                let moves = w * h / 2 + rng.index(w * h / 2);
+                let mut p = Position::new();
+                for _ in 0..moves {
+                    let open: Vec<usize> = (0..w).filter(|&c| p.can_play(&shape, c)).collect();
+                    let col = open[rng.index(open.len())];
+                    if p.is_winning_move(&shape, col) {
+                        break;
+                    }
+                    p.play(&shape, col);
+                }
+                if p.ending(&shape).is_some() {
+                    continue;
+                }
+                for ask in [Ask::Score, Ask::Sign, Ask::Moves, Ask::Best, Ask::BestMove] {
+                    narrow.clear_table();
+                    wide.clear_table();
+                    let a = narrow.ask(p.to_parts(), ask, None).unwrap();
+                    let b = wide.ask(p.to_parts(), ask, None).unwrap();
+                    let shown = p.drawing(&shape);
+                    assert_eq!(format!("{a:?}"), format!("{b:?}"), "{ask:?}\n{shown}");
+                }
+                searched += 1;
+            }
+        }
+    }
+}
