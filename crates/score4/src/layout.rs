@@ -591,6 +591,8 @@ impl Layout for Narrow<'_> {
     fn below_top_three(&self) -> u64 {
         self.0.below_top_three() as u64
     }
+    // Shape's formulas in `u64`s: narrowing its `u128` results would
+    // shift and count in two registers on the search's path.
     #[inline(always)]
     fn column(&self, col: usize) -> u64 {
         ((1 << self.0.height()) - 1) << (col as u32 * self.0.stride())

@@ -444,16 +444,18 @@ impl Windows<Placed<'_>> for Asking<'_> {
 /// registers and several instructions an operation), else on `u128`s.
 pub(crate) fn as_data_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
     if shape.layout_bits() <= u64::BITS {
-        Ok(Box::new(AsData::<NarrowTable> {
-            shape,
-            engine: Engine::try_with_table_mb(&shape, mb)?,
-        }))
+        engine_over::<NarrowTable>(shape, mb)
     } else {
-        Ok(Box::new(AsData::<Table> {
-            shape,
-            engine: Engine::try_with_table_mb(&shape, mb)?,
-        }))
+        engine_over::<Table>(shape, mb)
     }
+}
+
+/// The engine of `shape` as data over the table `S`.
+fn engine_over<S: AsDataStore>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    Ok(Box::new(AsData::<S> {
+        shape,
+        engine: Engine::try_with_table_mb(&shape, mb)?,
+    }))
 }
 
 /// The compiled sizes' table, of keys up to 64 bits.
@@ -764,10 +766,7 @@ mod tests {
             let shape = Shape::any(w, h);
             assert!(shape.layout_bits() <= u64::BITS, "{shape}");
             let mut narrow = as_data_engine(shape, 4).unwrap();
-            let mut wide: Box<dyn AnyEngine> = Box::new(AsData::<Table> {
-                shape,
-                engine: Engine::try_with_table_mb(&shape, 4).unwrap(),
-            });
+            let mut wide = engine_over::<Table>(shape, 4).unwrap();
             let mut searched = 0;
             while searched < 6 {
                 // From the middle of the game to its end: seconds at most.
