@@ -1,10 +1,11 @@
 //! The JSON API: reading a query into a task, and the answer to each task
 //! computed by a worker's solver (see `docs/web.md` for the reference).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use score4::clock::Instant;
 use score4::input::Quoted;
 use score4::play::{self, ChooseError, Opponent};
 use score4::rng::Rng;
@@ -440,6 +441,20 @@ fn reply(
         "column": column.map(|c| c + 1),
         "complete": complete,
     }))
+}
+
+/// What `/api/health` tells: the solvers at work, the time a request
+/// gets and the most a stream may ask for, and what may be asked for.
+pub fn health(workers: usize, budget: Duration, max_budget: Duration) -> Value {
+    json!({
+        "ok": true,
+        "workers": workers,
+        "budget_ms": budget.as_millis() as u64,
+        "max_budget_ms": max_budget.as_millis() as u64,
+        "boards": sizes(),
+        "opponents": score4::play::Opponent::NAMES,
+        "max_classic_level": score4::play::MAX_CLASSIC_LEVEL,
+    })
 }
 
 /// The board sizes a client may ask for, as text.

@@ -15,7 +15,9 @@
 //! assert_eq!(summary.mean_nodes, 10.0);
 //! ```
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use crate::fixture::{Entry, Labelled};
 use crate::position::Position;

@@ -43,6 +43,7 @@ pub mod board;
 pub mod book;
 mod checksum;
 pub mod classic;
+pub mod clock;
 pub mod error;
 pub mod fixture;
 pub mod game;

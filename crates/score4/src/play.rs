@@ -19,9 +19,9 @@
 //! assert_eq!(choose(&mut solver, &p, &perfect, &mut rng, None), Ok(Some(2)));
 //! ```
 
+use crate::clock::Instant;
 use std::fmt;
 use std::str::FromStr;
-use std::time::Instant;
 
 use thiserror::Error;
 

@@ -2,7 +2,9 @@
 //! it should hold is there, none it should not, and a seeded sample of
 //! them re-solved by search agrees with it.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use thiserror::Error;
 

@@ -30,7 +30,9 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use super::file::{open_regular, sync_dir, temporary_beside};
 use crate::checksum::{crc32, crc32_update};
@@ -270,6 +272,9 @@ impl Checkpoint {
 
     /// Deletes the file: the build is saved elsewhere.
     pub fn remove(self) -> io::Result<()> {
+        // Closed before it is deleted (a file of the browser's std, which
+        // has no files, has nothing to close).
+        #[cfg_attr(target_family = "wasm", allow(clippy::drop_non_drop))]
         drop(self.file);
         fs::remove_file(&self.path)
     }

@@ -37,7 +37,9 @@
 //! ```
 
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use super::engine::{self, Ask, Engine, Found, PerColumn};
 use super::node::{Node, Store};

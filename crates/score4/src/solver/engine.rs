@@ -21,9 +21,9 @@
 //! engine where they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
 
+use crate::clock::Instant;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
 
 use super::journal::{Journal, JournalError, JournalLoaded};
 use super::node::{Key, Node, Store};

@@ -61,8 +61,8 @@ pub mod table;
 pub mod tuning;
 mod verdict;
 
+use crate::clock::Instant;
 use std::sync::Arc;
-use std::time::Instant;
 
 use crate::bitboard::Geometry;
 use crate::book::{Book, BookError};

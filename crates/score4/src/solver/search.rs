@@ -585,4 +585,6 @@ fn count_live(signals: &Signals) {
     signals
         .live
         .fetch_add(tuning::LIVE_COUNT_STEP, Ordering::Relaxed);
+    #[cfg(target_family = "wasm")]
+    signals.deadline_passed();
 }

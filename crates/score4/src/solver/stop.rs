@@ -13,10 +13,15 @@
 //! The deadline is a thread rather than a clock read in the search so
 //! that the search's code is the same for every kind of search: the one
 //! check per position that threads searching together always made.
+//! WebAssembly in a browser has no threads to spare: there the search
+//! reads the clock itself, each time it adds a step to the running count
+//! (every few milliseconds), out of its hot path.
 
+use crate::clock::Instant;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Instant;
+#[cfg(not(target_family = "wasm"))]
+use std::sync::Condvar;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use thiserror::Error;
 
@@ -49,6 +54,24 @@ pub(super) struct Signals {
     /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) as they go:
     /// what another thread reads to show progress during one long search.
     pub(super) live: AtomicU64,
+    /// The deadline of the call under way, where no timer thread can be
+    /// had: the search reads it with the running count.
+    #[cfg(target_family = "wasm")]
+    pub(super) deadline: Mutex<Option<Instant>>,
+}
+
+impl Signals {
+    /// Whether the deadline of the call under way has passed, where the
+    /// search must read the clock itself; it is then expired.
+    #[cfg(target_family = "wasm")]
+    pub(super) fn deadline_passed(&self) -> bool {
+        let deadline = *self.deadline.lock().unwrap_or_else(PoisonError::into_inner);
+        let passed = deadline.is_some_and(|d| Instant::now() >= d);
+        if passed {
+            self.abort.store(true, Ordering::SeqCst);
+        }
+        passed
+    }
 }
 
 /// Stops a solver's searches from another thread (see
@@ -124,6 +147,14 @@ impl StopHandle {
                 self.expire();
                 f()
             }
+            #[cfg(target_family = "wasm")]
+            Some(deadline) => {
+                let slot = &self.0.signals.deadline;
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(deadline);
+                f();
+                *slot.lock().unwrap_or_else(PoisonError::into_inner) = None;
+            }
+            #[cfg(not(target_family = "wasm"))]
             Some(deadline) => {
                 let done = (Mutex::new(false), Condvar::new());
                 std::thread::scope(|scope| {
@@ -149,6 +180,7 @@ impl StopHandle {
 
     /// The timer: waits for `deadline` or for the call to end, whichever
     /// comes first.
+    #[cfg(not(target_family = "wasm"))]
     fn expire_at(&self, deadline: Instant, done: &(Mutex<bool>, Condvar)) {
         let (lock, wake) = done;
         let mut finished = lock.lock().unwrap_or_else(PoisonError::into_inner);

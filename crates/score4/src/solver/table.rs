@@ -147,10 +147,11 @@ impl Table {
     /// allocate is an error rather than a panic.
     pub fn try_with_mb(mb: usize, key_bits: u32) -> Result<Self, TableError> {
         assert!((1..=64).contains(&key_bits), "keys are 1 to 64 bits wide");
-        let entries = (mb.clamp(1, 1 << 40) as u64) << 20 >> 3;
+        let entries = (mb as u64).clamp(1, 1 << 40) << 20 >> 3;
+        // A 32-bit address space (WebAssembly) holds at most 2^28 entries.
         let bits = (63 - entries.leading_zeros())
             .max(Self::min_bits(key_bits))
-            .clamp(1, MAX_BITS)
+            .clamp(1, MAX_BITS.min(usize::BITS - 4))
             .min(key_bits + 1);
         let check_bits = key_bits + 1 - bits;
         let generation_bits = TAG_BITS - check_bits;

@@ -7,7 +7,9 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::clock::Instant;
 
 use super::position::Position;
 use super::shape::{Shape, MAX_WIDTH};

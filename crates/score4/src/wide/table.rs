@@ -74,7 +74,7 @@ impl Table {
     /// A table of about `mb` mebibytes for keys below `2^layout_bits`, at
     /// least as large as the check needs and never more buckets than keys.
     pub fn with_mb(mb: usize, layout_bits: u32) -> Result<Table, TableError> {
-        let wanted = (mb << 20) / (BUCKET_WORDS * std::mem::size_of::<AtomicU64>());
+        let wanted = mb.saturating_mul(1 << 20) / (BUCKET_WORDS * std::mem::size_of::<AtomicU64>());
         let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
         let index_bits = bits.max(Self::min_index_bits(layout_bits)).min(layout_bits);
         let words = BUCKET_WORDS

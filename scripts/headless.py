@@ -1,0 +1,106 @@
+"""Headless Chromium driven over the DevTools protocol on a pipe
+(`--remote-debugging-pipe`: commands on file descriptor 3, events and
+answers on 4, each message JSON ended by a NUL), with the standard library
+only. Unlike `--dump-dom` with a virtual time budget, it waits in real
+time, which a page whose work runs in a Web Worker needs: virtual time runs
+on while the page only waits for its worker."""
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+
+class Chromium:
+    def __init__(self, exe, size="800,1000"):
+        self.profile = tempfile.mkdtemp()
+        to_browser_r, self.to_browser = os.pipe()
+        self.from_browser, from_browser_w = os.pipe()
+        # The child's descriptors 3 and 4 must be the pipes' ends. Copied
+        # out of the way first: a pipe may already be 3 or 4, and dup2 onto
+        # itself would leave it closed on exec.
+        def fds():
+            a, b = os.dup(to_browser_r), os.dup(from_browser_w)
+            os.dup2(a, 3)
+            os.dup2(b, 4)
+        self.proc = subprocess.Popen(
+            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--no-first-run", "--user-data-dir=" + self.profile, "--window-size=" + size,
+             "about:blank"],
+            # Not close_fds: it would close 3 and 4 after they were set.
+            preexec_fn=fds, close_fds=False,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_browser_r)
+        os.close(from_browser_w)
+        self.buf = b""
+        self.next_id = 0
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Page.enable", session=True)
+        self.call("Runtime.enable", session=True)
+        self.console = []
+
+    def _read(self):
+        while b"\0" not in self.buf:
+            chunk = os.read(self.from_browser, 1 << 16)
+            if not chunk:
+                raise RuntimeError("chromium closed its pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, session=False, **params):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params}
+        if session:
+            msg["sessionId"] = self.session
+        os.write(self.to_browser, json.dumps(msg).encode() + b"\0")
+        while True:
+            m = self._read()
+            if m.get("method") == "Runtime.consoleAPICalled":
+                self.console.append(" ".join(str(a.get("value", a.get("description", "")))
+                                             for a in m["params"]["args"]))
+            elif m.get("method") == "Runtime.exceptionThrown":
+                self.console.append("exception: " + json.dumps(m["params"]["exceptionDetails"])[:500])
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise RuntimeError(f"{method}: {m['error']}")
+                return m.get("result", {})
+
+    def eval(self, expression):
+        r = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+        return r.get("result", {}).get("value")
+
+    def load(self, url, until="document.body && document.body.dataset.script === 'done'", timeout=120):
+        """Opens `url` and waits (in real time) until `until` holds; the
+        page's HTML then, or None if it never did."""
+        self.call("Page.navigate", session=True, url=url)
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.eval(f"!!({until})"):
+                return self.eval("document.documentElement.outerHTML")
+            time.sleep(0.05)
+        return None
+
+    def screenshot(self, path):
+        data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+        return os.path.getsize(path)
+
+    def close(self):
+        try:
+            self.call("Browser.close")
+        except (RuntimeError, OSError):
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        os.close(self.to_browser)
+        os.close(self.from_browser)
+        shutil.rmtree(self.profile, ignore_errors=True)
