@@ -7,38 +7,36 @@
 //! too): one page, one set of scripts, two back ends. It holds the solvers
 //! between questions, so *keep thinking* starts from what was proven.
 //!
-//! A browser's WebAssembly has one thread here: a search runs to its
-//! budget (the search reads the clock, see `score4::solver`), and the page
-//! stops one at once by ending the worker.
+//! The module's interface (`abi`, built for WebAssembly only) is a few
+//! exports on UTF-8 strings in its memory, which `web/worker.js` calls; it
+//! imports `score4.now_ms` (the clock, see `score4::clock`) and
+//! `score4.emit` (a stream's states). A browser's WebAssembly has one
+//! thread here: a search runs to its budget (the search reads the clock),
+//! and the page stops one at once by ending the worker.
 
 use std::time::Duration;
 
 use score4::clock::Instant;
 use score4_web::api;
-use wasm_bindgen::prelude::*;
+use serde_json::{json, Value};
 
 /// What a question to the API answers: its HTTP status and its JSON.
-#[wasm_bindgen(getter_with_clone)]
+#[derive(Clone, Debug)]
 pub struct Reply {
     /// 200, or the status the server would give (400 for a bad query).
     pub status: u16,
-    /// The JSON text of the answer, or `{"error": ...}`.
-    pub body: String,
-}
-
-fn reply(status: u16, body: serde_json::Value) -> Reply {
-    Reply {
-        status,
-        body: body.to_string(),
-    }
+    /// The answer, or `{"error": ...}`.
+    pub body: Value,
 }
 
 fn error(status: u16, message: &str) -> Reply {
-    reply(status, serde_json::json!({ "error": message }))
+    Reply {
+        status,
+        body: json!({ "error": message }),
+    }
 }
 
 /// The API in the browser: the server's answers, one question at a time.
-#[wasm_bindgen]
 pub struct Backend {
     slot: api::Slot,
     table_mb: usize,
@@ -47,26 +45,27 @@ pub struct Backend {
     seed: u64,
 }
 
-#[wasm_bindgen]
 impl Backend {
     /// A back end whose solvers take `table_mb` MiB each (two at most:
-    /// 7x6's and the last other board's), answering within `budget_ms`
-    /// (a stream may ask for up to `max_budget_ms`); `seed` starts the
-    /// random choices of the opponents that make them.
-    #[wasm_bindgen(constructor)]
-    pub fn new(table_mb: u32, budget_ms: u32, max_budget_ms: u32, seed: f64) -> Backend {
+    /// 7x6's and the last other board's), answering within `budget` (a
+    /// stream may ask for up to `max_budget`); `seed` starts the random
+    /// choices of the opponents that make them.
+    pub fn new(table_mb: usize, budget: Duration, max_budget: Duration, seed: u64) -> Backend {
         Backend {
             slot: api::Slot::default(),
-            table_mb: table_mb.max(1) as usize,
-            budget: Duration::from_millis(budget_ms.max(1).into()),
-            max_budget: Duration::from_millis(max_budget_ms.max(budget_ms).into()),
-            seed: seed as u64,
+            table_mb: table_mb.max(1),
+            budget: budget.max(Duration::from_millis(1)),
+            max_budget: max_budget.max(budget),
+            seed,
         }
     }
 
     /// `/api/health`: the budgets, the boards, the opponents.
-    pub fn health(&self) -> String {
-        api::health(1, self.budget, self.max_budget).to_string()
+    pub fn health(&self) -> Reply {
+        Reply {
+            status: 200,
+            body: api::health(1, self.budget, self.max_budget),
+        }
     }
 
     /// `/api/ENDPOINT?QUERY` for `analyze`, `solve` and `move`.
@@ -79,14 +78,14 @@ impl Backend {
         };
         let (status, body) =
             api::answer(&mut self.slot, self.table_mb, &query, deadline, &mut |_| {});
-        reply(status, body)
+        Reply { status, body }
     }
 
     /// `/api/analyze/stream?QUERY`: each state of the analysis as it
-    /// narrows is given to `emit` (its JSON text); the final one is the
-    /// reply. The budget is the one asked for, up to the most a stream may
-    /// ask for.
-    pub fn stream(&mut self, query: &str, emit: &js_sys::Function) -> Reply {
+    /// narrows goes to `emit` (which returns false to stop); the final
+    /// one is the reply. The budget is the one asked for, up to the most a
+    /// stream may ask for.
+    pub fn stream(&mut self, query: &str, emit: &mut dyn FnMut(&Value) -> bool) -> Reply {
         let start = Instant::now();
         let (query, asked) = match api::read_stream_query(query) {
             Ok(q) => q,
@@ -99,12 +98,134 @@ impl Backend {
             &query,
             deadline,
             &mut |_| {},
-            &mut |state| {
-                emit.call1(&JsValue::NULL, &JsValue::from_str(&state.to_string()))
-                    .is_ok()
-            },
+            &mut |state| emit(&state),
         );
-        reply(status, body)
+        Reply { status, body }
+    }
+}
+
+/// The module's exports and imports (see the crate's documentation and
+/// `web/worker.js`, their one caller).
+#[cfg(target_family = "wasm")]
+mod abi {
+    use std::cell::RefCell;
+    use std::time::Duration;
+
+    use super::{Backend, Reply};
+
+    #[link(wasm_import_module = "score4")]
+    extern "C" {
+        /// One state of a stream, as JSON text at `ptr`, `len` bytes.
+        fn emit(ptr: *const u8, len: usize);
+    }
+
+    thread_local! {
+        static BACKEND: RefCell<Option<Backend>> = const { RefCell::new(None) };
+        /// The last reply's JSON text, read by the page through
+        /// `reply_ptr` and `reply_len`.
+        static REPLY: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// `len` bytes for the page to write a question into.
+    #[no_mangle]
+    pub extern "C" fn alloc(len: usize) -> *mut u8 {
+        let mut bytes = Vec::<u8>::with_capacity(len.max(1));
+        let ptr = bytes.as_mut_ptr();
+        std::mem::forget(bytes);
+        ptr
+    }
+
+    /// Gives back what [`alloc`] gave.
+    ///
+    /// # Safety
+    /// `ptr` and `len` as [`alloc`] returned and was given them.
+    #[no_mangle]
+    pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
+        drop(Vec::from_raw_parts(ptr, 0, len.max(1)));
+    }
+
+    /// # Safety
+    /// `ptr` and `len` name bytes the page wrote, in the module's memory.
+    unsafe fn text<'a>(ptr: *const u8, len: usize) -> &'a str {
+        // The page writes UTF-8 (TextEncoder); anything else reads as
+        // nothing, which the API refuses as it refuses any bad query.
+        std::str::from_utf8(std::slice::from_raw_parts(ptr, len)).unwrap_or("\u{fffd}")
+    }
+
+    fn answer(reply: Reply) -> u32 {
+        REPLY.with(|r| *r.borrow_mut() = reply.body.to_string().into_bytes());
+        reply.status.into()
+    }
+
+    fn with_backend(f: impl FnOnce(&mut Backend) -> Reply) -> u32 {
+        let reply = BACKEND.with(|b| match b.borrow_mut().as_mut() {
+            Some(backend) => f(backend),
+            None => super::error(503, "the back end is not started"),
+        });
+        answer(reply)
+    }
+
+    /// Starts the back end (see [`Backend::new`]).
+    #[no_mangle]
+    pub extern "C" fn start(table_mb: u32, budget_ms: u32, max_budget_ms: u32, seed: f64) {
+        let backend = Backend::new(
+            table_mb as usize,
+            Duration::from_millis(budget_ms.into()),
+            Duration::from_millis(max_budget_ms.into()),
+            seed as u64,
+        );
+        BACKEND.with(|b| *b.borrow_mut() = Some(backend));
+    }
+
+    /// `/api/health`; its status, the JSON at `reply_ptr`.
+    #[no_mangle]
+    pub extern "C" fn health() -> u32 {
+        with_backend(|b| b.health())
+    }
+
+    /// `/api/ENDPOINT?QUERY`; its status, the JSON at `reply_ptr`.
+    ///
+    /// # Safety
+    /// Both strings are in the module's memory, as [`alloc`] gave it.
+    #[no_mangle]
+    pub unsafe extern "C" fn get(
+        endpoint: *const u8,
+        endpoint_len: usize,
+        query: *const u8,
+        query_len: usize,
+    ) -> u32 {
+        let (endpoint, query) = (text(endpoint, endpoint_len), text(query, query_len));
+        with_backend(|b| b.get(endpoint, query))
+    }
+
+    /// `/api/analyze/stream?QUERY`: each state to the `emit` import, the
+    /// status returned, the final state at `reply_ptr`.
+    ///
+    /// # Safety
+    /// The query is in the module's memory, as [`alloc`] gave it.
+    #[no_mangle]
+    pub unsafe extern "C" fn stream(query: *const u8, query_len: usize) -> u32 {
+        let query = text(query, query_len);
+        with_backend(|b| {
+            b.stream(query, &mut |state| {
+                let json = state.to_string();
+                // SAFETY: the import reads the bytes before it returns.
+                unsafe { emit(json.as_ptr(), json.len()) };
+                true
+            })
+        })
+    }
+
+    /// Where the last reply's JSON text is.
+    #[no_mangle]
+    pub extern "C" fn reply_ptr() -> *const u8 {
+        REPLY.with(|r| r.borrow().as_ptr())
+    }
+
+    /// How long the last reply's JSON text is, in bytes.
+    #[no_mangle]
+    pub extern "C" fn reply_len() -> usize {
+        REPLY.with(|r| r.borrow().len())
     }
 }
 
@@ -113,14 +234,14 @@ mod tests {
     use super::*;
     use score4_testkit::naive::{late_game, Naive};
     use score4_testkit::Rng;
-    use serde_json::Value;
 
     fn backend() -> Backend {
-        Backend::new(16, 60_000, 60_000, 7.0)
+        let minute = Duration::from_secs(60);
+        Backend::new(16, minute, minute, 7)
     }
 
     fn json(reply: &Reply) -> Value {
-        serde_json::from_str(&reply.body).expect("a reply is JSON")
+        reply.body.clone()
     }
 
     #[test]
@@ -186,7 +307,7 @@ mod tests {
             .starts_with("unknown opponent"));
         let r = b.get("nothing", "");
         assert_eq!(r.status, 400);
-        let health: Value = serde_json::from_str(&b.health()).unwrap();
+        let health = b.health().body;
         assert_eq!(health["budget_ms"], 60_000);
         assert!(health["boards"]
             .as_array()
