@@ -131,10 +131,13 @@ macro_rules! with_compiled_size {
             // The library's unit tests compile the standard size only: they
             // test the engine and the search, not this list, and each size
             // compiled lengthens their build (docs/testing.md); the other
-            // sizes run as data there. Every other build compiles the list.
-            #[cfg(test)]
+            // sizes run as data there. So does the browser's WebAssembly,
+            // whose download each size compiled enlarges, for solves of
+            // minutes to hours that are not a page's work (docs/web.md).
+            // Every other build compiles the list.
+            #[cfg(any(test, target_family = "wasm"))]
             _ => $otherwise,
-            #[cfg(not(test))]
+            #[cfg(not(any(test, target_family = "wasm")))]
             rest => match rest {
                 (6, 7) => $f::<6, 7>($($arg),*),
                 (7, 7) => $f::<7, 7>($($arg),*),
