@@ -1,4 +1,6 @@
-"""Headless Chromium driven over the DevTools protocol on a pipe
+"""What the browser checks share: Debian's chromium (installed when
+missing), a parsed page (`Dom`), and headless Chromium driven over the
+DevTools protocol on a pipe
 (`--remote-debugging-pipe`: commands on file descriptor 3, events and
 answers on 4, each message JSON ended by a NUL), with the standard library
 only. Unlike `--dump-dom` with a virtual time budget, it waits in real
@@ -10,8 +12,59 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
+from html.parser import HTMLParser
+
+
+def chromium():
+    path = shutil.which("chromium")
+    if path:
+        return path
+    print("installing chromium", file=sys.stderr)
+    quiet = {"stdout": subprocess.DEVNULL}
+    if subprocess.run(["apt-get", "install", "-y", "chromium"], **quiet).returncode:
+        subprocess.run(["apt-get", "update"], check=True, **quiet)
+        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, **quiet)
+    return shutil.which("chromium")
+
+
+class Dom(HTMLParser):
+    """Elements by id, and every element with its attributes and text."""
+
+    def __init__(self, html):
+        super().__init__()
+        self.elements = []
+        self.stack = []
+        self.feed(html or "")
+
+    def handle_starttag(self, tag, attrs):
+        el = {"tag": tag, "attrs": dict(attrs), "text": ""}
+        self.elements.append(el)
+        if tag not in ("input", "meta", "br", "img", "link"):
+            self.stack.append(el)
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            if self.stack.pop()["tag"] == tag:
+                break
+
+    def handle_data(self, data):
+        for el in self.stack:
+            el["text"] += data
+
+    def by_id(self, ident):
+        """The element, or an empty one that fails the checks on it."""
+        missing = {"tag": "", "attrs": {}, "text": ""}
+        return next((e for e in self.elements if e["attrs"].get("id") == ident), missing)
+
+    def with_class(self, cls):
+        return [e for e in self.elements if cls in (e["attrs"].get("class") or "").split()]
+
+    def body(self):
+        """The body's attributes."""
+        return next((e["attrs"] for e in self.elements if e["tag"] == "body"), {})
 
 
 class Chromium:
