@@ -20,6 +20,11 @@ use score4::clock::Instant;
 use score4_web::api;
 use serde_json::{json, Value};
 
+/// Each solver's table in the browser, in MiB: four times the server's
+/// (one worker there serves many clients), two at most (7x6's and the last
+/// other board's), well within a page's memory.
+pub const TABLE_MB: usize = 64;
+
 /// What a question to the API answers: its HTTP status and its JSON.
 #[derive(Clone, Debug)]
 pub struct Reply {
@@ -165,13 +170,15 @@ mod abi {
         answer(reply)
     }
 
-    /// Starts the back end (see [`Backend::new`]).
+    /// Starts the back end with the server's default budgets and
+    /// [`TABLE_MB`](super::TABLE_MB); `seed` starts the opponents' random
+    /// choices.
     #[no_mangle]
-    pub extern "C" fn start(table_mb: u32, budget_ms: u32, max_budget_ms: u32, seed: f64) {
+    pub extern "C" fn start(seed: f64) {
         let backend = Backend::new(
-            table_mb as usize,
-            Duration::from_millis(budget_ms.into()),
-            Duration::from_millis(max_budget_ms.into()),
+            super::TABLE_MB,
+            Duration::from_millis(score4_web::DEFAULT_BUDGET_MS),
+            Duration::from_millis(score4_web::DEFAULT_MAX_BUDGET_MS),
             seed as u64,
         );
         BACKEND.with(|b| *b.borrow_mut() = Some(backend));

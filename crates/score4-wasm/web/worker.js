@@ -6,12 +6,6 @@
 // stops a search by ending this worker.
 "use strict";
 
-// Each solver's table, in MiB (7x6's and the last other board's).
-const TABLE_MB = 64;
-// As `score4 serve` by default: 3 s an answer, up to 60 s when asked.
-const BUDGET_MS = 3000;
-const MAX_BUDGET_MS = 60000;
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 let wasm = null;
@@ -39,7 +33,8 @@ async function load() {
     module = await WebAssembly.instantiate(await (await fetch(url)).arrayBuffer(), imports);
   }
   wasm = module.instance;
-  wasm.exports.start(TABLE_MB, BUDGET_MS, MAX_BUDGET_MS, Math.random() * 2 ** 53);
+  // The budgets and tables are the module's (crates/score4-wasm).
+  wasm.exports.start(Math.random() * 2 ** 53);
 }
 const ready = load();
 

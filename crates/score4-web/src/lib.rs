@@ -45,6 +45,15 @@ pub use http::Limits;
 #[cfg(feature = "server")]
 pub use server::*;
 
+/// A request's time budget ([`Config::budget`]) unless the server is told
+/// otherwise, in milliseconds.
+pub const DEFAULT_BUDGET_MS: u64 = 3000;
+
+/// The most time a streamed analysis may ask for (*Keep thinking*) unless
+/// the server is told otherwise, in milliseconds; the browser's back end
+/// takes the same.
+pub const DEFAULT_MAX_BUDGET_MS: u64 = 60_000;
+
 /// The page, HTML with its CSS and script inline: served by the server,
 /// and the page of the static folder, which solves in the browser.
 pub const PAGE: &str = include_str!("page.html");

@@ -22,7 +22,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use score4::input::Quoted;
 
 use crate::http::Limits;
-use crate::{api, http, pool, stream, PAGE};
+use crate::{api, http, pool, stream, DEFAULT_BUDGET_MS, DEFAULT_MAX_BUDGET_MS, PAGE};
 
 /// How the server is sized.
 #[derive(Clone, Debug)]
@@ -50,10 +50,6 @@ pub struct Config {
     pub limits: Limits,
 }
 
-/// A request's time budget ([`Config::budget`]) unless the server is told
-/// otherwise, in milliseconds.
-pub const DEFAULT_BUDGET_MS: u64 = 3000;
-
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -64,7 +60,7 @@ impl Default for Config {
             pending_tasks: 128,
             table_mb: 16,
             budget: Duration::from_millis(DEFAULT_BUDGET_MS),
-            max_budget: Duration::from_secs(60),
+            max_budget: Duration::from_millis(DEFAULT_MAX_BUDGET_MS),
             limits: Limits {
                 head_bytes: 8 * 1024,
                 target_bytes: 2 * 1024,
