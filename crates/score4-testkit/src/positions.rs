@@ -10,8 +10,18 @@ pub use score4::position::for_each_position;
 /// A random game of `len` moves in which nobody has won yet, drawn again
 /// from the start whenever a move would win.
 pub fn random_position<const W: usize, const H: usize>(rng: &mut Rng, len: u32) -> Position<W, H> {
+    random_moves(rng, len).1
+}
+
+/// As [`random_position`], with the game's moves in the notation (columns
+/// from 1, `a` for 10 and on): what a test of the binary feeds it.
+pub fn random_moves<const W: usize, const H: usize>(
+    rng: &mut Rng,
+    len: u32,
+) -> (String, Position<W, H>) {
     'retry: loop {
         let mut p = Position::<W, H>::new();
+        let mut moves = String::new();
         while p.moves_played() < len {
             let open: Vec<usize> = p.playable_columns().collect();
             let col = open[rng.below(open.len() as u64) as usize];
@@ -19,8 +29,9 @@ pub fn random_position<const W: usize, const H: usize>(rng: &mut Rng, len: u32) 
                 continue 'retry;
             }
             p.play(col);
+            moves.push(score4::wide::notation::character(col + 1).expect("at most 16 columns"));
         }
-        return p;
+        return (moves, p);
     }
 }
 

@@ -4,6 +4,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+use score4_testkit::positions::random_moves;
+use score4_testkit::Rng;
+
 /// Runs `score4 solve` with `args`, feeding `stdin` if given.
 fn solve(args: &[&str], stdin: Option<&str>) -> Output {
     solve_bytes(args, stdin.map(str::as_bytes))
@@ -211,35 +214,15 @@ fn positions(text: &str, step: usize) -> Vec<String> {
 fn random_positions<const W: usize, const H: usize>(
     count: usize,
     seed: u64,
-    from: usize,
+    from: u32,
 ) -> Vec<String> {
-    let mut state = seed;
-    let mut next = move |n: usize| {
-        // xorshift64: any spread of positions will do.
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
-    let mut out = Vec::new();
-    while out.len() < count {
-        let mut p = score4::Position::<W, H>::new();
-        let mut moves = String::new();
-        let length = from + next(W * H - 1 - from);
-        for _ in 0..length {
-            let playable: Vec<usize> = p.playable_columns().collect();
-            let col = playable[next(playable.len())];
-            if p.is_winning_move(col) {
-                break;
-            }
-            p.play(col);
-            moves.push_str(&(col + 1).to_string());
-        }
-        if !p.is_full() && moves.len() >= from {
-            out.push(moves);
-        }
-    }
-    out
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let len = from + rng.below(u64::from((W * H) as u32 - 1 - from)) as u32;
+            random_moves::<W, H>(&mut rng, len).0
+        })
+        .collect()
 }
 
 /// What the solver's analysis says of a position: its score and its best
