@@ -1,5 +1,5 @@
 """What the browser checks share: Debian's chromium (installed when
-missing), a parsed page (`Dom`), and headless Chromium driven over the
+missing), a parsed page (`Dom`), a static file server, and headless Chromium driven over the
 DevTools protocol on a pipe
 (`--remote-debugging-pipe`: commands on file descriptor 3, events and
 answers on 4, each message JSON ended by a NUL), with the standard library
@@ -8,12 +8,15 @@ time, which a page whose work runs in a Web Worker needs: virtual time runs
 on while the page only waits for its worker."""
 
 import base64
+import functools
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from html.parser import HTMLParser
 
@@ -124,8 +127,11 @@ class Chromium:
                     raise RuntimeError(f"{method}: {m['error']}")
                 return m.get("result", {})
 
-    def eval(self, expression):
-        r = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+    def eval(self, expression, wait=False):
+        """The value of `expression` in the page; with `wait`, of the
+        promise it gives, once settled."""
+        r = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
+                      awaitPromise=wait)
         return r.get("result", {}).get("value")
 
     def load(self, url, until="document.body && document.body.dataset.script === 'done'", timeout=120):
@@ -157,3 +163,25 @@ class Chromium:
         os.close(self.to_browser)
         os.close(self.from_browser)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+def static_server(folder, isolated=False):
+    """A plain static file server of `folder` on an ephemeral port; with
+    `isolated`, one whose pages are cross-origin isolated (the two headers
+    a host sets for a page to share memory with its workers)."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                          ".wasm": "application/wasm", ".js": "text/javascript"}
+
+        def end_headers(self):
+            if isolated:
+                self.send_header("Cross-Origin-Opener-Policy", "same-origin")
+                self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"

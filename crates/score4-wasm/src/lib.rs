@@ -10,9 +10,17 @@
 //! The module's interface (`abi`, built for WebAssembly only) is a few
 //! exports on UTF-8 strings in its memory, which `web/worker.js` calls; it
 //! imports `score4.now_ms` (the clock, see `score4::clock`) and
-//! `score4.emit` (a stream's states). A browser's WebAssembly has one
-//! thread here: a search runs to its budget (the search reads the clock),
-//! and the page stops one at once by ending the worker.
+//! `score4.emit` (a stream's states). A search runs to its budget (the
+//! search reads the clock), and the page stops one at once by ending the
+//! worker.
+//!
+//! The module is built twice. For `wasm32-unknown-unknown` it has one
+//! thread. For `wasm32-wasip1-threads` its memory is shared and its
+//! threads are the library's own (`std::thread`): the search's threads
+//! share one table as they do natively, each thread a worker that the
+//! page's worker starts (`web/threads.js`). That needs a page that is
+//! cross-origin isolated, so the page's worker picks the module that the
+//! page can run.
 
 use std::time::Duration;
 
@@ -48,29 +56,39 @@ pub struct Backend {
     budget: Duration,
     max_budget: Duration,
     seed: u64,
+    threads: usize,
 }
 
 impl Backend {
     /// A back end whose solvers take `table_mb` MiB each (two at most:
     /// 7x6's and the last other board's), answering within `budget` (a
     /// stream may ask for up to `max_budget`); `seed` starts the random
-    /// choices of the opponents that make them.
-    pub fn new(table_mb: usize, budget: Duration, max_budget: Duration, seed: u64) -> Backend {
+    /// choices of the opponents that make them. Each search takes
+    /// `threads` threads (at least one), sharing the solver's table.
+    pub fn new(
+        table_mb: usize,
+        budget: Duration,
+        max_budget: Duration,
+        seed: u64,
+        threads: usize,
+    ) -> Backend {
+        let threads = threads.clamp(1, score4::solver::MAX_THREADS);
         Backend {
-            slot: api::Slot::default(),
+            slot: api::Slot::with_threads(threads),
             table_mb: table_mb.max(1),
             budget: budget.max(Duration::from_millis(1)),
             max_budget: max_budget.max(budget),
             seed,
+            threads,
         }
     }
 
-    /// `/api/health`: the budgets, the boards, the opponents.
+    /// `/api/health`: the budgets, the boards, the opponents, and the
+    /// threads each search takes.
     pub fn health(&self) -> Reply {
-        Reply {
-            status: 200,
-            body: api::health(1, self.budget, self.max_budget),
-        }
+        let mut body = api::health(1, self.budget, self.max_budget);
+        body["threads"] = self.threads.into();
+        Reply { status: 200, body }
     }
 
     /// `/api/ENDPOINT?QUERY` for `analyze`, `solve` and `move`.
@@ -124,6 +142,29 @@ mod abi {
         fn emit(ptr: *const u8, len: usize);
     }
 
+    // What a WASI module's `_initialize` does (wasi-libc's start-up of a
+    // library), which one built for `wasm32-wasip1-threads` does not get
+    // by itself: the main thread's own record (the threads' come from
+    // `wasi_thread_start`), without which its first lock waits forever,
+    // and the static constructors.
+    #[cfg(target_os = "wasi")]
+    extern "C" {
+        fn __wasi_init_tp();
+        fn __wasm_call_ctors();
+    }
+
+    /// The threaded module's start-up, called once on the page's worker,
+    /// before any other export (threads.js; a thread's instance does not).
+    #[cfg(target_os = "wasi")]
+    #[no_mangle]
+    pub extern "C" fn _initialize() {
+        // SAFETY: called once, on the main thread, before anything else.
+        unsafe {
+            __wasi_init_tp();
+            __wasm_call_ctors();
+        }
+    }
+
     thread_local! {
         static BACKEND: RefCell<Option<Backend>> = const { RefCell::new(None) };
         /// The last reply's JSON text, read by the page through
@@ -172,14 +213,16 @@ mod abi {
 
     /// Starts the back end with the server's default budgets and
     /// [`TABLE_MB`](super::TABLE_MB); `seed` starts the opponents' random
-    /// choices.
+    /// choices, and each search takes `threads` threads (one where the
+    /// module has no threads to start).
     #[no_mangle]
-    pub extern "C" fn start(seed: f64) {
+    pub extern "C" fn start(seed: f64, threads: u32) {
         let backend = Backend::new(
             super::TABLE_MB,
             Duration::from_millis(score4_web::DEFAULT_BUDGET_MS),
             Duration::from_millis(score4_web::DEFAULT_MAX_BUDGET_MS),
             seed as u64,
+            threads as usize,
         );
         BACKEND.with(|b| *b.borrow_mut() = Some(backend));
     }
@@ -244,7 +287,7 @@ mod tests {
 
     fn backend() -> Backend {
         let minute = Duration::from_secs(60);
-        Backend::new(16, minute, minute, 7)
+        Backend::new(16, minute, minute, 7, 1)
     }
 
     fn json(reply: &Reply) -> Value {
@@ -281,6 +324,25 @@ mod tests {
             }
         }
         assert!(checked >= 15, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn two_threads_analyse_as_one_does() {
+        let minute = Duration::from_secs(60);
+        let mut one = backend();
+        let mut two = Backend::new(16, minute, minute, 7, 2);
+        assert_eq!(two.health().body["threads"], 2);
+        assert_eq!(one.health().body["threads"], 1);
+        let mut rng = Rng::new(0x3EB_7770);
+        // Early enough that the threads search together (the first half).
+        for _ in 0..6 {
+            let (moves, _) = score4_testkit::positions::random_moves::<6, 5>(&mut rng, 6);
+            let query = format!("board=6x5&moves={moves}");
+            let (a, b) = (one.get("analyze", &query), two.get("analyze", &query));
+            assert_eq!(b.status, 200, "{}", b.body);
+            assert_eq!(a.body["columns"], b.body["columns"], "6x5 {moves}");
+            assert_eq!(b.body["complete"], true, "6x5 {moves}");
+        }
     }
 
     #[test]

@@ -202,6 +202,21 @@ fn decode(text: &str) -> Result<String, BadQuery> {
 #[derive(Default)]
 pub struct Slot {
     solvers: Vec<wide::Solver>,
+    /// The threads each search takes (0 or 1: one).
+    threads: usize,
+}
+
+impl Slot {
+    /// A slot whose solvers search with `threads` threads sharing their
+    /// table (see `score4::Solver::set_threads`): where the slot has the
+    /// machine to itself, as in the browser, not a server's worker beside
+    /// others.
+    pub fn with_threads(threads: usize) -> Slot {
+        Slot {
+            solvers: Vec::new(),
+            threads,
+        }
+    }
 }
 
 /// Answers `query` with the slot's solver (made anew for another board),
@@ -259,7 +274,10 @@ fn solver_for<'s>(
         None => {
             // Drop the other board's table before the new one is made.
             slot.solvers.retain(|s| is_standard(s.shape()));
-            let solver = wide::Solver::new(*size, table_mb).map_err(|e| e.to_string())?;
+            let mut solver = wide::Solver::new(*size, table_mb).map_err(|e| e.to_string())?;
+            if slot.threads > 1 {
+                solver.set_threads(slot.threads);
+            }
             slot.solvers.push(solver);
             slot.solvers.len() - 1
         }

@@ -122,6 +122,11 @@ impl StopHandle {
         if self.0.user.load(Ordering::SeqCst) || self.0.expired.load(Ordering::SeqCst) {
             self.0.signals.abort.store(true, Ordering::SeqCst);
         }
+        // Where the search reads the deadline itself, a deadline that
+        // stopped threads searching together would otherwise be forgotten
+        // with the flag they stopped each other by.
+        #[cfg(target_family = "wasm")]
+        self.0.signals.deadline_passed();
     }
 
     /// Runs `f` with a timer that makes the searches give up at

@@ -10,7 +10,15 @@
 /// and in a build without optimisation the frames of sizes as data
 /// overflowed the default 2 MiB on 12x4 (a thread aborting the process).
 /// It is address space, not memory: only what is used is touched.
+#[cfg(not(target_family = "wasm"))]
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+/// In WebAssembly a thread's stack is taken from the module's one memory,
+/// whose most is fixed when it is made, so each thread's is smaller: its
+/// frames are smaller too (the main thread searches every board in the
+/// linker's 1 MiB).
+#[cfg(target_family = "wasm")]
+pub const SEARCH_STACK_BYTES: usize = 8 << 20;
 
 /// Table size of [`Solver::new`](super::Solver::new) for one thread, in
 /// mebibytes: a table that mostly stays in the processor's caches answers
