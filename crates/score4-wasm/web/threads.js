@@ -108,13 +108,16 @@ function threadedImports(memory, control, origin, score4) {
   };
 }
 
-// Starts `n` thread workers for `module` on `memory`; resolves with the
-// control array once each has its instance (or failed: its slot then stays
-// STARTING, and is never given a thread).
-function startThreads(module, memory, n, origin) {
-  const control = new Int32Array(new SharedArrayBuffer(4 * (1 + SLOT * n)));
+// The bytes of a control array for `n` threads.
+const controlBytes = (n) => 4 * (1 + SLOT * n);
+
+// Starts a thread worker for each slot of `control`, each with its own
+// instance of `module` on `memory` (made after the main one, which set up
+// the memory); resolves once each has its instance or failed (its slot
+// then stays STARTING, and is never given a thread).
+function startThreads(module, memory, control, origin) {
   const started = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < (control.length - 1) / SLOT; i++) {
     const w = new Worker(new URL("threads.js", self.location), { name: "score4-thread" });
     started.push(new Promise((resolve) => {
       w.onmessage = resolve;
@@ -122,7 +125,7 @@ function startThreads(module, memory, n, origin) {
     }));
     w.postMessage({ module, memory, control, slot: i, origin });
   }
-  return Promise.all(started).then(() => control);
+  return Promise.all(started);
 }
 
 // The thread role: instantiate, say so, then run each thread given.

@@ -55,11 +55,14 @@ async function load() {
   if (threads > 1) {
     const module = await compile(new URL("score4-threads.wasm", self.location));
     memory = new WebAssembly.Memory(MEMORY);
-    // The analysis's thread and the search's helpers: one a thread.
-    const control = await startThreads(module, memory, threads, performance.timeOrigin);
+    // The main instance first: the first instance on the memory sets up
+    // the module's data and the main thread's thread-local storage.
+    const control = new Int32Array(new SharedArrayBuffer(controlBytes(threads)));
     wasm = await WebAssembly.instantiate(module, threadedImports(memory, control, performance.timeOrigin, score4));
     // The C library's start-up of the main thread (the threads' is theirs).
     wasm.exports._initialize();
+    // The analysis's thread and the search's helpers: one a thread.
+    await startThreads(module, memory, control, performance.timeOrigin);
   } else {
     const module = await compile(new URL("score4.wasm", self.location));
     wasm = await WebAssembly.instantiate(module, { score4 });
