@@ -30,7 +30,9 @@
 //!   ([`Analysis`]);
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
-//! - [`table`]: the transposition table.
+//! - [`table`]: the transposition table;
+//! - [`proof`]: a proof-number search for "does the side to move win?",
+//!   measured against this search, not used by it.
 //!
 //! ```
 //! use score4::{Position, Solver};
@@ -54,6 +56,7 @@ mod order;
 mod parallel;
 #[cfg(test)]
 pub(crate) mod plain;
+pub mod proof;
 mod search;
 pub mod stats;
 mod stop;

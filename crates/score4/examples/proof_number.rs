@@ -1,0 +1,138 @@
+//! "Does the side to move win?" asked of the same positions of the
+//! proof-number search (`solver::proof`) and of the solver's alpha-beta
+//! search (one null-window probe above 0, `Solver::probe`), and prints
+//! each one's positions and time, and whether they agree.
+//!
+//! Positions are read from FILE (the first word of each line, as the
+//! fixtures hold them), else the empty board is asked. Each search starts
+//! from an empty table for each position (the solver's 64 MiB, the
+//! proof-number search's 4 million entries), without a book. A position
+//! the proof-number search does not decide within LIMIT expanded positions
+//! (default 20 million) is counted as undecided.
+//!
+//! `cargo run --release -p score4 --example proof_number -- 7x6 [FILE] [--limit LIMIT]`
+
+use std::time::{Duration, Instant};
+
+use score4::solver::proof::ProofSearch;
+use score4::{Position, Solver};
+
+fn usage() -> ! {
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E]");
+    std::process::exit(2);
+}
+
+/// What one search found for one position: its answer, positions, time.
+type Run = (Option<bool>, u64, Duration);
+
+fn compare<const W: usize, const H: usize>(lines: &[String], limit: u64, leaves: Option<u32>) {
+    let mut totals = [(0u64, Duration::ZERO); 2];
+    let (mut agreed, mut undecided) = (0, 0);
+    for moves in lines {
+        let p: Position<W, H> = match moves.parse() {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("proof_number: {moves:?}: {e}");
+                std::process::exit(1);
+            }
+        };
+        let ab: Run = {
+            let mut solver = Solver::<W, H>::with_table_mb(64);
+            solver.drop_book();
+            let start = Instant::now();
+            let won = solver.probe(&p, 0).above(0);
+            (won, solver.nodes(), start.elapsed())
+        };
+        let pn: Run = {
+            let mut search = ProofSearch::<W, H>::new(4 << 20);
+            if let Some(empty) = leaves {
+                let mut solver = Solver::<W, H>::with_table_mb(64);
+                solver.drop_book();
+                search = search.with_leaves(solver, empty);
+            }
+            let start = Instant::now();
+            let won = search.wins(&p, limit);
+            (won, search.positions(), start.elapsed())
+        };
+        let shown = |r: &Run| match r.0 {
+            Some(true) => "win",
+            Some(false) => "no win",
+            None => "undecided",
+        };
+        println!(
+            "{} alpha-beta {} {} {:.3}s proof-number {} {} {:.3}s",
+            if moves.is_empty() { "(empty)" } else { moves },
+            shown(&ab),
+            ab.1,
+            ab.2.as_secs_f64(),
+            shown(&pn),
+            pn.1,
+            pn.2.as_secs_f64()
+        );
+        match pn.0 {
+            None => undecided += 1,
+            Some(w) if Some(w) == ab.0 => agreed += 1,
+            Some(_) => {
+                eprintln!("proof_number: the searches disagree on {moves:?}");
+                std::process::exit(1);
+            }
+        }
+        for (t, r) in totals.iter_mut().zip([ab, pn]) {
+            t.0 += r.1;
+            t.1 += r.2;
+        }
+    }
+    println!(
+        "{W}x{H}: {} positions asked, {agreed} agreed, {undecided} undecided by the proof-number search; \
+         alpha-beta {} positions {:.3}s, proof-number {} positions {:.3}s",
+        lines.len(),
+        totals[0].0,
+        totals[0].1.as_secs_f64(),
+        totals[1].0,
+        totals[1].1.as_secs_f64()
+    );
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let board = args.next().unwrap_or_else(|| usage());
+    let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--leaves" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => leaves = Some(n),
+                None => usage(),
+            },
+            "--limit" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => limit = n,
+                None => usage(),
+            },
+            _ if file.is_none() => file = Some(arg),
+            _ => usage(),
+        }
+    }
+    let lines: Vec<String> = match &file {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => text
+                .lines()
+                .filter_map(|l| l.split_whitespace().next())
+                .map(String::from)
+                .collect(),
+            Err(e) => {
+                eprintln!("proof_number: {path}: {e}");
+                std::process::exit(1);
+            }
+        },
+        None => vec![String::new()],
+    };
+    match board.as_str() {
+        "7x6" => compare::<7, 6>(&lines, limit, leaves),
+        "8x5" => compare::<8, 5>(&lines, limit, leaves),
+        "6x8" => compare::<6, 8>(&lines, limit, leaves),
+        "9x5" => compare::<9, 5>(&lines, limit, leaves),
+        "8x6" => compare::<8, 6>(&lines, limit, leaves),
+        "6x7" => compare::<6, 7>(&lines, limit, leaves),
+        "7x7" => compare::<7, 7>(&lines, limit, leaves),
+        _ => usage(),
+    }
+}

@@ -1,0 +1,325 @@
+//! Proof-number search: whether the side to move wins, proved by a
+//! depth-first proof-number search (df-pn, Nagai 2002) over its own table.
+//!
+//! A question of "win or not" has a proof that is a tree of the winner's
+//! one move against every reply. Proof-number search grows that tree where
+//! it is cheapest to finish: each position carries the number of positions
+//! still to be decided to prove its side's goal (`phi`) and to disprove it
+//! (`delta`), and the search always goes down the child that is closest to
+//! deciding. The depth-first version keeps those numbers in a table and
+//! goes back up only when a threshold is passed, so its memory is the
+//! table's.
+//!
+//! The two sides' goals differ (the attacker must win; a draw is enough for
+//! the defender), so each position knows whose turn it is of the two; at
+//! every position the side to move's goal is met if one of its moves leaves
+//! the other's goal unmet, which makes the numbers negamax-like:
+//! `phi = min(delta of the children)`, `delta = sum(phi of the children)`.
+//!
+//! The search knows what the alpha-beta search knows at a position's own
+//! level only: a win on the next move, the moves that do not hand the
+//! opponent a win ([`Position::non_losing_moves`]), a full board. It is
+//! measured against the alpha-beta search on the same questions in
+//! `docs/experiments.md`; the solver does not use it.
+
+use std::collections::HashMap;
+
+use crate::{Position, Solver};
+
+/// A proof or disproof number: positions still to decide, [`INFINITE`]
+/// once the other outcome is proven.
+type Number = u64;
+
+/// What a proven outcome's other number is: far above any count of
+/// positions the search can make, and small enough that sums of a board's
+/// worth of them do not overflow.
+const INFINITE: Number = 1 << 40;
+
+/// A position's numbers from its side to move's view: to prove that side's
+/// goal, and to disprove it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    phi: Number,
+    delta: Number,
+}
+
+impl Numbers {
+    const MET: Numbers = Numbers {
+        phi: 0,
+        delta: INFINITE,
+    };
+    const UNMET: Numbers = Numbers {
+        phi: INFINITE,
+        delta: 0,
+    };
+    /// A position not looked at yet.
+    const UNKNOWN: Numbers = Numbers { phi: 1, delta: 1 };
+}
+
+/// The most children a position has: one a column.
+const MAX_CHILDREN: usize = 16;
+
+/// A proof-number search for positions of a `W` x `H` board, with the
+/// table it keeps between questions.
+///
+/// ```
+/// use score4::solver::proof::ProofSearch;
+/// use score4::Position;
+/// let mut search = ProofSearch::<7, 6>::new(1 << 20);
+/// // Three in column 1, for the side to move.
+/// let p: Position = "121212".parse().unwrap();
+/// assert_eq!(search.wins(&p, u64::MAX), Some(true));
+/// // A draw is no win: 4x4 is a draw from its empty board.
+/// let mut small = ProofSearch::<4, 4>::new(1 << 20);
+/// assert_eq!(small.wins(&Position::new(), u64::MAX), Some(false));
+/// ```
+pub struct ProofSearch<const W: usize, const H: usize> {
+    /// Each expanded position's numbers, by its key and whether the side
+    /// to move is the attacker.
+    table: HashMap<(u64, bool), Numbers, ahash::RandomState>,
+    /// The most entries the table keeps; past that it is emptied.
+    max_entries: usize,
+    /// Positions expanded (their children made) so far.
+    expanded: u64,
+    /// Positions made (children of expanded ones) so far.
+    made: u64,
+    /// When to give up, in positions expanded.
+    limit: u64,
+    /// The alpha-beta search that decides the positions with at most
+    /// `leaf_empty` empty cells, if any: proof numbers near the root only.
+    leaves: Option<(Solver<W, H>, u32)>,
+}
+
+impl<const W: usize, const H: usize> ProofSearch<W, H> {
+    /// A search whose table keeps at most `max_entries` positions.
+    pub fn new(max_entries: usize) -> Self {
+        ProofSearch {
+            table: HashMap::with_hasher(ahash::RandomState::new()),
+            max_entries: max_entries.max(1),
+            expanded: 0,
+            made: 0,
+            limit: u64::MAX,
+            leaves: None,
+        }
+    }
+
+    /// Leaves the positions with at most `empty` empty cells to `solver`'s
+    /// alpha-beta search (one null-window probe each): proof numbers near
+    /// the root, alpha-beta below. Its positions count as this search's.
+    pub fn with_leaves(mut self, solver: Solver<W, H>, empty: u32) -> Self {
+        self.leaves = Some((solver, empty));
+        self
+    }
+
+    /// Whether the side to move in `p` wins (a draw is not a win), or
+    /// `None` if `max_expanded` more positions did not decide it. A finished
+    /// game is no win for the side to move.
+    pub fn wins(&mut self, p: &Position<W, H>, max_expanded: u64) -> Option<bool> {
+        if p.is_game_over() {
+            return Some(false);
+        }
+        self.limit = self.expanded.saturating_add(max_expanded);
+        let root = match self.leaf(p, true) {
+            Some(n) => n,
+            None => self.mid(p, true, INFINITE, INFINITE),
+        };
+        if root.phi == 0 {
+            Some(true)
+        } else if root.delta == 0 {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Positions expanded so far: each a call that made a position's
+    /// children, as often as the search came back to it.
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
+    /// Positions made so far (children, each time their parent was
+    /// expanded): what the alpha-beta search counts as positions.
+    pub fn positions(&self) -> u64 {
+        self.made
+    }
+
+    /// The outcome at `p` if its own level decides it: the side to move
+    /// wins on its next move, or has no move that does not lose, or the
+    /// board is full.
+    fn leaf(&mut self, p: &Position<W, H>, attacker: bool) -> Option<Numbers> {
+        if p.can_win_next() {
+            return Some(Numbers::MET);
+        }
+        if p.is_full() {
+            // A draw: the defender's goal, not the attacker's.
+            return Some(if attacker {
+                Numbers::UNMET
+            } else {
+                Numbers::MET
+            });
+        }
+        if p.non_losing_moves().is_empty() {
+            return Some(Numbers::UNMET);
+        }
+        if let Some((solver, empty)) = &mut self.leaves {
+            if Position::<W, H>::CELLS - p.moves_played() <= *empty {
+                // The attacker's goal is a score above 0, the defender's
+                // one of 0 or more.
+                let alpha = if attacker { 0 } else { -1 };
+                let before = solver.nodes();
+                let met = solver.probe(p, alpha).above(alpha) == Some(true);
+                self.made += solver.nodes() - before;
+                return Some(if met { Numbers::MET } else { Numbers::UNMET });
+            }
+        }
+        None
+    }
+
+    fn entry(p: &Position<W, H>, attacker: bool) -> (u64, bool) {
+        (p.key(), attacker)
+    }
+
+    /// Multiple-iterative deepening at `p` (not decided at its own level):
+    /// searches until its numbers reach the thresholds, and returns them.
+    fn mid(
+        &mut self,
+        p: &Position<W, H>,
+        attacker: bool,
+        th_phi: Number,
+        th_delta: Number,
+    ) -> Numbers {
+        self.expanded += 1;
+        let mut children = [Position::<W, H>::new(); MAX_CHILDREN];
+        let mut numbers = [Numbers::UNKNOWN; MAX_CHILDREN];
+        let mut n = 0;
+        let moves = p.non_losing_moves();
+        for col in crate::bitboard::centre_first::<W>() {
+            if (moves & p.landing_cell(col)).any() {
+                let child = p.after(col);
+                children[n] = child;
+                if let Some(leaf) = self.leaf(&child, !attacker) {
+                    numbers[n] = leaf;
+                } else if let Some(&known) = self.table.get(&Self::entry(&child, !attacker)) {
+                    numbers[n] = known;
+                } else {
+                    numbers[n] = Numbers {
+                        phi: 1,
+                        delta: Number::from(child.non_losing_moves().count()),
+                    };
+                }
+                n += 1;
+            }
+        }
+        self.made += n as u64;
+        loop {
+            let mut phi = INFINITE;
+            let mut delta: Number = 0;
+            let (mut best, mut best_delta, mut second_delta) = (0, INFINITE, INFINITE);
+            for (i, c) in numbers[..n].iter().enumerate() {
+                phi = phi.min(c.delta);
+                delta = (delta + c.phi).min(INFINITE);
+                if c.delta < best_delta {
+                    second_delta = best_delta;
+                    best_delta = c.delta;
+                    best = i;
+                } else if c.delta < second_delta {
+                    second_delta = c.delta;
+                }
+            }
+            let here = Numbers { phi, delta };
+            if phi >= th_phi || delta >= th_delta || self.expanded >= self.limit {
+                self.store(p, attacker, here);
+                return here;
+            }
+            let c = numbers[best];
+            // The child's thresholds: its delta may rise until this
+            // position's phi would pass its own threshold or the next
+            // best child's; its phi until this position's delta would.
+            let child_th_phi = th_delta - (delta - c.phi);
+            let child_th_delta = th_phi.min(second_delta.saturating_add(second_delta / 4 + 1));
+            numbers[best] = self.mid(&children[best], !attacker, child_th_phi, child_th_delta);
+        }
+    }
+
+    fn store(&mut self, p: &Position<W, H>, attacker: bool, numbers: Numbers) {
+        if self.table.len() >= self.max_entries {
+            self.table.clear();
+        }
+        self.table.insert(Self::entry(p, attacker), numbers);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use score4_testkit::naive::{late_game, Naive};
+    use score4_testkit::Rng;
+
+    /// The search's answer on random positions with `empty` cells left
+    /// against the unpruned negamax's score; the positions checked.
+    fn agree<const W: usize, const H: usize>(
+        search: &mut ProofSearch<W, H>,
+        empty: usize,
+        count: usize,
+        seed: u64,
+    ) -> usize {
+        let mut rng = Rng::new(seed);
+        let mut naive = Naive::new();
+        let mut checked = 0;
+        for _ in 0..count {
+            let Some((moves, g)) = late_game(W, H, empty, &mut rng) else {
+                continue;
+            };
+            let p: Position<W, H> = moves.parse().expect("a position in play");
+            let score = naive.score(&g);
+            assert_eq!(
+                search.wins(&p, u64::MAX),
+                Some(score > 0),
+                "{W}x{H} {moves}: {score}"
+            );
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn wins_as_the_unpruned_negamax_scores() {
+        let mut checked = agree(&mut ProofSearch::<5, 4>::new(1 << 20), 12, 60, 2);
+        checked += agree(&mut ProofSearch::<4, 5>::new(1 << 20), 14, 80, 3);
+        checked += agree(&mut ProofSearch::<6, 4>::new(1 << 20), 11, 60, 4);
+        checked += agree(&mut ProofSearch::<7, 6>::new(1 << 20), 12, 100, 5);
+        assert!(checked >= 250, "only {checked} positions checked");
+    }
+
+    #[test]
+    fn alpha_beta_leaves_change_no_answer() {
+        let leaves = |empty| {
+            let mut solver = Solver::<5, 4>::with_table_mb(4);
+            solver.drop_book();
+            ProofSearch::<5, 4>::new(1 << 20).with_leaves(solver, empty)
+        };
+        let mut checked = agree(&mut leaves(6), 12, 60, 8);
+        let mut search = leaves(9);
+        checked += agree(&mut search, 13, 40, 9);
+        assert!(checked >= 90, "only {checked} positions checked");
+        assert!(search.positions() > 0);
+    }
+
+    #[test]
+    fn a_table_emptied_as_it_fills_changes_no_answer() {
+        let mut search = ProofSearch::<5, 4>::new(256);
+        let checked = agree(&mut search, 12, 60, 6);
+        assert!(checked >= 50, "only {checked} positions checked");
+        assert!(search.positions() > search.expanded());
+    }
+
+    #[test]
+    fn a_search_out_of_positions_says_so() {
+        let mut search = ProofSearch::<7, 6>::new(1 << 16);
+        assert_eq!(search.wins(&Position::new(), 100), None);
+        assert!(search.expanded() <= 101);
+        let over: Position = "1212121".parse().unwrap();
+        assert_eq!(search.wins(&over, 10), Some(false));
+    }
+}
