@@ -26,7 +26,7 @@ let memory = null;
 // The question being answered, whose stream the states belong to.
 let current = 0;
 
-const asked = Number(new URL(self.location).searchParams.get("threads")) || 0;
+const asked = Math.floor(Number(new URL(self.location).searchParams.get("threads"))) || 0;
 const threads = self.crossOriginIsolated
   ? Math.max(1, Math.min(asked || navigator.hardwareConcurrency || 1, MAX_THREADS))
   : 1;
