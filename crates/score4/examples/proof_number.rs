@@ -18,14 +18,19 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds]");
     std::process::exit(2);
 }
 
 /// What one search found for one position: its answer, positions, time.
 type Run = (Option<bool>, u64, Duration);
 
-fn compare<const W: usize, const H: usize>(lines: &[String], limit: u64, leaves: Option<u32>) {
+fn compare<const W: usize, const H: usize>(
+    lines: &[String],
+    limit: u64,
+    leaves: Option<u32>,
+    bounds: bool,
+) {
     let mut totals = [(0u64, Duration::ZERO); 2];
     let (mut agreed, mut undecided) = (0, 0);
     for moves in lines {
@@ -49,6 +54,9 @@ fn compare<const W: usize, const H: usize>(lines: &[String], limit: u64, leaves:
                 let mut solver = Solver::<W, H>::with_table_mb(64);
                 solver.drop_book();
                 search = search.with_leaves(solver, empty);
+            }
+            if bounds {
+                search = search.with_static_bounds();
             }
             let start = Instant::now();
             let won = search.wins(&p, limit);
@@ -96,9 +104,10 @@ fn compare<const W: usize, const H: usize>(lines: &[String], limit: u64, leaves:
 fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| usage());
-    let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
+    let (mut file, mut limit, mut leaves, mut bounds) = (None, 20_000_000, None, false);
     while let Some(arg) = args.next() {
         match arg.as_str() {
+            "--bounds" => bounds = true,
             "--leaves" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => leaves = Some(n),
                 None => usage(),
@@ -126,13 +135,13 @@ fn main() {
         None => vec![String::new()],
     };
     match board.as_str() {
-        "7x6" => compare::<7, 6>(&lines, limit, leaves),
-        "8x5" => compare::<8, 5>(&lines, limit, leaves),
-        "6x8" => compare::<6, 8>(&lines, limit, leaves),
-        "9x5" => compare::<9, 5>(&lines, limit, leaves),
-        "8x6" => compare::<8, 6>(&lines, limit, leaves),
-        "6x7" => compare::<6, 7>(&lines, limit, leaves),
-        "7x7" => compare::<7, 7>(&lines, limit, leaves),
+        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds),
+        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds),
+        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds),
+        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds),
+        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds),
+        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds),
+        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds),
         _ => usage(),
     }
 }

@@ -24,7 +24,9 @@
 
 use std::collections::HashMap;
 
-use crate::{Position, Solver};
+use super::bounds;
+use super::search::Threats;
+use crate::{Geometry, Position, Solver};
 
 /// A proof or disproof number: positions still to decide, [`INFINITE`]
 /// once the other outcome is proven.
@@ -88,6 +90,10 @@ pub struct ProofSearch<const W: usize, const H: usize> {
     /// The alpha-beta search that decides the positions with at most
     /// `leaf_empty` empty cells, if any: proof numbers near the root only.
     leaves: Option<(Solver<W, H>, u32)>,
+    /// Whether a position the alpha-beta search's static bounds decide
+    /// (claimeven, with pairs of odd columns, and sealing threats) is a
+    /// leaf.
+    static_bounds: bool,
 }
 
 impl<const W: usize, const H: usize> ProofSearch<W, H> {
@@ -100,7 +106,16 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             made: 0,
             limit: u64::MAX,
             leaves: None,
+            static_bounds: false,
         }
+    }
+
+    /// Takes a position the alpha-beta search's static bounds decide
+    /// (claimeven, with pairs of odd columns, and sealing threats) as
+    /// decided: the knowledge that search has at each position.
+    pub fn with_static_bounds(mut self) -> Self {
+        self.static_bounds = true;
+        self
     }
 
     /// Leaves the positions with at most `empty` empty cells to `solver`'s
@@ -162,11 +177,34 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         if p.non_losing_moves().is_empty() {
             return Some(Numbers::UNMET);
         }
+        // The attacker's goal is a score above 0, the defender's one of 0
+        // or more: the window of the question from the side to move's view.
+        let alpha = if attacker { 0 } else { -1 };
+        if self.static_bounds {
+            if Position::<W, H>::CELLS - p.moves_played() <= 2 {
+                // Neither of the last two moves can win (as in the
+                // alpha-beta search, which checks this before its bounds).
+                return Some(if attacker {
+                    Numbers::UNMET
+                } else {
+                    Numbers::MET
+                });
+            }
+            let threats = Threats {
+                ours: p.winning_cells(),
+                theirs: p.opponent_winning_cells(),
+            };
+            let (min, max) =
+                bounds::static_bounds(&Geometry::<W, H>, p.discs(), alpha, alpha + 1, threats);
+            if min > alpha {
+                return Some(Numbers::MET);
+            }
+            if max <= alpha {
+                return Some(Numbers::UNMET);
+            }
+        }
         if let Some((solver, empty)) = &mut self.leaves {
             if Position::<W, H>::CELLS - p.moves_played() <= *empty {
-                // The attacker's goal is a score above 0, the defender's
-                // one of 0 or more.
-                let alpha = if attacker { 0 } else { -1 };
                 let before = solver.nodes();
                 let met = solver.probe(p, alpha).above(alpha) == Some(true);
                 self.made += solver.nodes() - before;
@@ -304,6 +342,25 @@ mod tests {
         checked += agree(&mut search, 13, 40, 9);
         assert!(checked >= 90, "only {checked} positions checked");
         assert!(search.positions() > 0);
+    }
+
+    #[test]
+    fn static_bounds_change_no_answer() {
+        let bounded = || ProofSearch::<5, 4>::new(1 << 20).with_static_bounds();
+        let mut checked = agree(&mut bounded(), 12, 60, 10);
+        checked += agree(
+            &mut ProofSearch::<7, 6>::new(1 << 20).with_static_bounds(),
+            12,
+            60,
+            11,
+        );
+        checked += agree(
+            &mut ProofSearch::<6, 4>::new(1 << 20).with_static_bounds(),
+            11,
+            40,
+            12,
+        );
+        assert!(checked >= 140, "only {checked} positions checked");
     }
 
     #[test]
