@@ -16,11 +16,14 @@
 //! the other's goal unmet, which makes the numbers negamax-like:
 //! `phi = min(delta of the children)`, `delta = sum(phi of the children)`.
 //!
-//! The search knows what the alpha-beta search knows at a position's own
-//! level only: a win on the next move, the moves that do not hand the
-//! opponent a win ([`Position::non_losing_moves`]), a full board. It is
-//! measured against the alpha-beta search on the same questions in
-//! `docs/experiments.md`; the solver does not use it.
+//! At each position the search knows a win on the next move, the moves
+//! that do not hand the opponent a win ([`Position::non_losing_moves`])
+//! and a full board; as options, what the alpha-beta search's static
+//! bounds decide ([`ProofSearch::with_static_bounds`]), and the alpha-beta
+//! search itself for the positions near the end
+//! ([`ProofSearch::with_leaves`]). It is measured against the alpha-beta
+//! search on the same questions in `docs/experiments.md`; the solver does
+//! not use it.
 
 use std::collections::HashMap;
 
