@@ -18,7 +18,7 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback]");
     std::process::exit(2);
 }
 
@@ -30,6 +30,7 @@ fn compare<const W: usize, const H: usize>(
     limit: u64,
     leaves: Option<u32>,
     bounds: bool,
+    fallback: bool,
 ) {
     let mut totals = [(0u64, Duration::ZERO); 2];
     let (mut agreed, mut undecided) = (0, 0);
@@ -58,9 +59,19 @@ fn compare<const W: usize, const H: usize>(
             if bounds {
                 search = search.with_static_bounds();
             }
+            let mut probe = fallback.then(|| {
+                let mut solver = Solver::<W, H>::with_table_mb(64);
+                solver.drop_book();
+                solver
+            });
             let start = Instant::now();
-            let won = search.wins(&p, limit);
-            (won, search.positions(), start.elapsed())
+            let mut won = search.wins(&p, limit);
+            let mut made = search.positions();
+            if let (None, Some(solver)) = (won, &mut probe) {
+                won = solver.probe(&p, 0).above(0);
+                made += solver.nodes();
+            }
+            (won, made, start.elapsed())
         };
         let shown = |r: &Run| match r.0 {
             Some(true) => "win",
@@ -104,10 +115,12 @@ fn compare<const W: usize, const H: usize>(
 fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| usage());
-    let (mut file, mut limit, mut leaves, mut bounds) = (None, 20_000_000, None, false);
+    let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
+    let (mut bounds, mut fallback) = (false, false);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bounds" => bounds = true,
+            "--fallback" => fallback = true,
             "--leaves" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => leaves = Some(n),
                 None => usage(),
@@ -135,13 +148,13 @@ fn main() {
         None => vec![String::new()],
     };
     match board.as_str() {
-        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds),
-        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds),
-        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds),
-        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds),
-        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds),
-        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds),
-        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds),
+        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback),
+        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback),
+        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback),
+        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback),
+        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback),
+        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback),
+        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback),
         _ => usage(),
     }
 }
