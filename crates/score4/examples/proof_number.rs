@@ -22,6 +22,15 @@ fn usage() -> ! {
     std::process::exit(2);
 }
 
+/// Prints a line; a reader that has gone (a pipe into `head`) ends the
+/// program quietly.
+fn say(line: std::fmt::Arguments) {
+    use std::io::Write;
+    if writeln!(std::io::stdout().lock(), "{line}").is_err() {
+        std::process::exit(0);
+    }
+}
+
 /// What one search found for one position: its answer, positions, time.
 type Run = (Option<bool>, u64, Duration);
 
@@ -78,7 +87,7 @@ fn compare<const W: usize, const H: usize>(
             Some(false) => "no win",
             None => "undecided",
         };
-        println!(
+        say(format_args!(
             "{} alpha-beta {} {} {:.3}s proof-number {} {} {:.3}s",
             if moves.is_empty() { "(empty)" } else { moves },
             shown(&ab),
@@ -87,7 +96,7 @@ fn compare<const W: usize, const H: usize>(
             shown(&pn),
             pn.1,
             pn.2.as_secs_f64()
-        );
+        ));
         match pn.0 {
             None => undecided += 1,
             Some(w) if Some(w) == ab.0 => agreed += 1,
@@ -101,7 +110,7 @@ fn compare<const W: usize, const H: usize>(
             t.1 += r.2;
         }
     }
-    println!(
+    say(format_args!(
         "{W}x{H}: {} positions asked, {agreed} agreed, {undecided} undecided by the proof-number search; \
          alpha-beta {} positions {:.3}s, proof-number {} positions {:.3}s",
         lines.len(),
@@ -109,7 +118,7 @@ fn compare<const W: usize, const H: usize>(
         totals[0].1.as_secs_f64(),
         totals[1].0,
         totals[1].1.as_secs_f64()
-    );
+    ));
 }
 
 fn main() {
