@@ -1,6 +1,6 @@
 """What the browser checks share: Debian's chromium (installed when
-missing), a parsed page (`Dom`), a static file server, and headless Chromium driven over the
-DevTools protocol on a pipe
+missing), a parsed page (`Dom`), a static file server, and headless
+Chromium driven over the DevTools protocol on a pipe
 (`--remote-debugging-pipe`: commands on file descriptor 3, events and
 answers on 4, each message JSON ended by a NUL), with the standard library
 only. Unlike `--dump-dom` with a virtual time budget, it waits in real
