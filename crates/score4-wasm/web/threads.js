@@ -14,7 +14,8 @@
 
 // A slot's state in the control array: its worker is starting, waits for
 // work, has been given a thread (whose number and argument are being
-// written), or runs it.
+// written), or runs it. STARTING is 0, what a new array holds, so no code
+// sets it; it names the state that `spawner` never claims.
 const STARTING = 0, IDLE = 1, CLAIMED = 2, RUN = 3;
 // Each slot is three Int32s (state, thread number, argument); the array's
 // first Int32 is the last thread number given.
