@@ -40,13 +40,17 @@ fn sample<const W: usize, const H: usize>(
 
 /// Each position is solved by a new solver (a new process, after a kill)
 /// from the journal, stopped at a deadline that doubles from 0.1 ms until
-/// a solve finishes (from 1 ms, a fast machine stopped only 10 solves): the score is the plain one, and the journal only grows.
-/// On a compiled size and on one that runs as data (its own search over
-/// the same 64-bit table and journal).
+/// a solve finishes: the score is the plain one, and the journal only
+/// grows. On a compiled size and on one that runs as data (its own search
+/// over the same 64-bit table and journal). The 7x6 positions start at
+/// move 10: the deadline is a timer thread, which a busy machine wakes
+/// late, and from move 14 so few solves lasted long enough that a run
+/// beside other work stopped only 7 (from move 10, 32 to 44 in five runs
+/// beside other work, for the same few seconds).
 #[test]
 fn solves_stopped_and_started_again_give_the_plain_scores() {
     assert!(BoardSize::of::<7, 6>().is_compiled());
-    stopped_and_started::<7, 6>(0x10_0A3, 14);
+    stopped_and_started::<7, 6>(0x10_0A3, 10);
     assert!(!BoardSize::of::<7, 5>().is_compiled());
     stopped_and_started::<7, 5>(0x10_0A1, 4);
 }
