@@ -10,7 +10,10 @@
 //! the proof-number search does not decide within LIMIT expanded positions
 //! (default 20 million) is counted as undecided.
 //!
-//! `cargo run --release -p score4 --example proof_number -- 7x6 [FILE] [--limit LIMIT]`
+//! The alpha-beta probe runs on THREADS threads (default 1; the
+//! proof-number search has one).
+//!
+//! `cargo run --release -p score4 --example proof_number -- 7x6 [FILE] [--limit LIMIT] [--threads THREADS]`
 
 use std::time::{Duration, Instant};
 
@@ -18,7 +21,7 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS]");
     std::process::exit(2);
 }
 
@@ -40,6 +43,7 @@ fn compare<const W: usize, const H: usize>(
     leaves: Option<u32>,
     bounds: bool,
     fallback: bool,
+    threads: usize,
 ) {
     let mut totals = [(0u64, Duration::ZERO); 2];
     let (mut agreed, mut undecided) = (0, 0);
@@ -54,6 +58,7 @@ fn compare<const W: usize, const H: usize>(
         let ab: Run = {
             let mut solver = Solver::<W, H>::with_table_mb(64);
             solver.drop_book();
+            solver.set_threads(threads);
             let start = Instant::now();
             let won = solver.probe(&p, 0).above(0);
             (won, solver.nodes(), start.elapsed())
@@ -125,7 +130,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| usage());
     let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
-    let (mut bounds, mut fallback) = (false, false);
+    let (mut bounds, mut fallback, mut threads) = (false, false, 1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bounds" => bounds = true,
@@ -137,6 +142,10 @@ fn main() {
             "--limit" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => limit = n,
                 None => usage(),
+            },
+            "--threads" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) if n >= 1 => threads = n,
+                _ => usage(),
             },
             _ if file.is_none() => file = Some(arg),
             _ => usage(),
@@ -157,13 +166,13 @@ fn main() {
         None => vec![String::new()],
     };
     match board.as_str() {
-        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback),
-        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback),
-        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback),
-        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback),
-        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback),
-        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback),
-        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback),
+        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback, threads),
+        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback, threads),
+        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback, threads),
+        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback, threads),
+        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback, threads),
+        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback, threads),
+        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback, threads),
         _ => usage(),
     }
 }
