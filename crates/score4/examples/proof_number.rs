@@ -6,7 +6,7 @@
 //! Positions are read from FILE (the first word of each line, as the
 //! fixtures hold them), else the empty board is asked. Each search starts
 //! from an empty table for each position (the solver's 64 MiB, the
-//! proof-number search's 4 million entries), without a book. A position
+//! proof-number search's ENTRIES, default 4 million), without a book. A position
 //! the proof-number search does not decide within LIMIT expanded positions
 //! (default 20 million) is counted as undecided.
 //!
@@ -21,7 +21,7 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS] [--entries ENTRIES]");
     std::process::exit(2);
 }
 
@@ -44,6 +44,7 @@ fn compare<const W: usize, const H: usize>(
     bounds: bool,
     fallback: bool,
     threads: usize,
+    entries: usize,
 ) {
     let mut totals = [(0u64, Duration::ZERO); 2];
     let (mut agreed, mut undecided) = (0, 0);
@@ -64,7 +65,7 @@ fn compare<const W: usize, const H: usize>(
             (won, solver.nodes(), start.elapsed())
         };
         let pn: Run = {
-            let mut search = ProofSearch::<W, H>::new(4 << 20);
+            let mut search = ProofSearch::<W, H>::new(entries);
             if let Some(empty) = leaves {
                 let mut solver = Solver::<W, H>::with_table_mb(64);
                 solver.drop_book();
@@ -130,7 +131,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| usage());
     let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
-    let (mut bounds, mut fallback, mut threads) = (false, false, 1);
+    let (mut bounds, mut fallback, mut threads, mut entries) = (false, false, 1, 4 << 20);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--bounds" => bounds = true,
@@ -142,6 +143,10 @@ fn main() {
             "--limit" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) => limit = n,
                 None => usage(),
+            },
+            "--entries" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) if n >= 1 => entries = n,
+                _ => usage(),
             },
             "--threads" => match args.next().and_then(|n| n.parse().ok()) {
                 Some(n) if n >= 1 => threads = n,
@@ -166,13 +171,13 @@ fn main() {
         None => vec![String::new()],
     };
     match board.as_str() {
-        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback, threads),
-        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback, threads),
-        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback, threads),
-        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback, threads),
-        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback, threads),
-        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback, threads),
-        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback, threads),
+        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback, threads, entries),
         _ => usage(),
     }
 }
