@@ -10,6 +10,9 @@
 //! the proof-number search does not decide within LIMIT expanded positions
 //! (default 20 million) is counted as undecided.
 //!
+//! `--proof-only` skips the alpha-beta search. With `--alpha A` both are asked whether the score is above A instead
+//! (0, "does it win?", by default).
+//!
 //! The alpha-beta probe runs on THREADS threads (default 1; the
 //! proof-number search has one).
 //!
@@ -21,7 +24,7 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS] [--entries ENTRIES]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS] [--entries ENTRIES] [--alpha A] [--proof-only]");
     std::process::exit(2);
 }
 
@@ -37,15 +40,29 @@ fn say(line: std::fmt::Arguments) {
 /// What one search found for one position: its answer, positions, time.
 type Run = (Option<bool>, u64, Duration);
 
-fn compare<const W: usize, const H: usize>(
-    lines: &[String],
+/// What the command line asks.
+struct Options {
     limit: u64,
     leaves: Option<u32>,
     bounds: bool,
     fallback: bool,
     threads: usize,
     entries: usize,
-) {
+    alpha: i32,
+    proof_only: bool,
+}
+
+fn compare<const W: usize, const H: usize>(lines: &[String], o: &Options) {
+    let Options {
+        limit,
+        leaves,
+        bounds,
+        fallback,
+        threads,
+        entries,
+        alpha,
+        proof_only,
+    } = *o;
     let mut totals = [(0u64, Duration::ZERO); 2];
     let (mut agreed, mut undecided) = (0, 0);
     for moves in lines {
@@ -56,12 +73,14 @@ fn compare<const W: usize, const H: usize>(
                 std::process::exit(1);
             }
         };
-        let ab: Run = {
+        let ab: Run = if proof_only {
+            (None, 0, Duration::ZERO)
+        } else {
             let mut solver = Solver::<W, H>::with_table_mb(64);
             solver.drop_book();
             solver.set_threads(threads);
             let start = Instant::now();
-            let won = solver.probe(&p, 0).above(0);
+            let won = solver.probe(&p, alpha).above(alpha);
             (won, solver.nodes(), start.elapsed())
         };
         let pn: Run = {
@@ -80,17 +99,17 @@ fn compare<const W: usize, const H: usize>(
                 solver
             });
             let start = Instant::now();
-            let mut won = search.wins(&p, limit);
+            let mut won = search.above(&p, alpha, limit);
             let mut made = search.positions();
             if let (None, Some(solver)) = (won, &mut probe) {
-                won = solver.probe(&p, 0).above(0);
+                won = solver.probe(&p, alpha).above(alpha);
                 made += solver.nodes();
             }
             (won, made, start.elapsed())
         };
         let shown = |r: &Run| match r.0 {
-            Some(true) => "win",
-            Some(false) => "no win",
+            Some(true) => "above",
+            Some(false) => "not above",
             None => "undecided",
         };
         say(format_args!(
@@ -105,7 +124,7 @@ fn compare<const W: usize, const H: usize>(
         ));
         match pn.0 {
             None => undecided += 1,
-            Some(w) if Some(w) == ab.0 => agreed += 1,
+            Some(w) if proof_only || Some(w) == ab.0 => agreed += 1,
             Some(_) => {
                 eprintln!("proof_number: the searches disagree on {moves:?}");
                 std::process::exit(1);
@@ -130,26 +149,40 @@ fn compare<const W: usize, const H: usize>(
 fn main() {
     let mut args = std::env::args().skip(1);
     let board = args.next().unwrap_or_else(|| usage());
-    let (mut file, mut limit, mut leaves) = (None, 20_000_000, None);
-    let (mut bounds, mut fallback, mut threads, mut entries) = (false, false, 1, 4 << 20);
+    let mut file = None;
+    let mut o = Options {
+        limit: 20_000_000,
+        leaves: None,
+        bounds: false,
+        fallback: false,
+        threads: 1,
+        entries: 4 << 20,
+        alpha: 0,
+        proof_only: false,
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--bounds" => bounds = true,
-            "--fallback" => fallback = true,
+            "--bounds" => o.bounds = true,
+            "--proof-only" => o.proof_only = true,
+            "--fallback" => o.fallback = true,
             "--leaves" => match args.next().and_then(|n| n.parse().ok()) {
-                Some(n) => leaves = Some(n),
+                Some(n) => o.leaves = Some(n),
                 None => usage(),
             },
             "--limit" => match args.next().and_then(|n| n.parse().ok()) {
-                Some(n) => limit = n,
+                Some(n) => o.limit = n,
+                None => usage(),
+            },
+            "--alpha" => match args.next().and_then(|n| n.parse().ok()) {
+                Some(n) => o.alpha = n,
                 None => usage(),
             },
             "--entries" => match args.next().and_then(|n| n.parse().ok()) {
-                Some(n) if n >= 1 => entries = n,
+                Some(n) if n >= 1 => o.entries = n,
                 _ => usage(),
             },
             "--threads" => match args.next().and_then(|n| n.parse().ok()) {
-                Some(n) if n >= 1 => threads = n,
+                Some(n) if n >= 1 => o.threads = n,
                 _ => usage(),
             },
             _ if file.is_none() => file = Some(arg),
@@ -171,13 +204,13 @@ fn main() {
         None => vec![String::new()],
     };
     match board.as_str() {
-        "7x6" => compare::<7, 6>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "8x5" => compare::<8, 5>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "6x8" => compare::<6, 8>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "9x5" => compare::<9, 5>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "8x6" => compare::<8, 6>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "6x7" => compare::<6, 7>(&lines, limit, leaves, bounds, fallback, threads, entries),
-        "7x7" => compare::<7, 7>(&lines, limit, leaves, bounds, fallback, threads, entries),
+        "7x6" => compare::<7, 6>(&lines, &o),
+        "8x5" => compare::<8, 5>(&lines, &o),
+        "6x8" => compare::<6, 8>(&lines, &o),
+        "9x5" => compare::<9, 5>(&lines, &o),
+        "8x6" => compare::<8, 6>(&lines, &o),
+        "6x7" => compare::<6, 7>(&lines, &o),
+        "7x7" => compare::<7, 7>(&lines, &o),
         _ => usage(),
     }
 }

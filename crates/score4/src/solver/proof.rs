@@ -1,8 +1,9 @@
-//! Proof-number search: whether the side to move wins, proved by a
-//! depth-first proof-number search (df-pn, Nagai 2002) over its own table.
+//! Proof-number search: whether the side to move wins, or more generally
+//! scores above a value, proved by a depth-first proof-number search
+//! (df-pn, Nagai 2002) over its own table.
 //!
-//! A question of "win or not" has a proof that is a tree of the winner's
-//! one move against every reply. Proof-number search grows that tree where
+//! A question of "win or not" (or "above alpha or not") has a proof that
+//! is a tree of one move of the side that meets it against every reply. Proof-number search grows that tree where
 //! it is cheapest to finish: each position carries the number of positions
 //! still to be decided to prove its side's goal (`phi`) and to disprove it
 //! (`delta`), and the search always goes down the child that is closest to
@@ -10,11 +11,13 @@
 //! goes back up only when a threshold is passed, so its memory is the
 //! table's.
 //!
-//! The two sides' goals differ (the attacker must win; a draw is enough for
-//! the defender), so each position knows whose turn it is of the two; at
-//! every position the side to move's goal is met if one of its moves leaves
-//! the other's goal unmet, which makes the numbers negamax-like:
-//! `phi = min(delta of the children)`, `delta = sum(phi of the children)`.
+//! The two sides' goals differ (the attacker must score above alpha, say
+//! win; the defender's goal is the rest, say a draw or better), so each
+//! position carries its side to move's goal as a null window, negated and
+//! shifted from parent to child as in a negamax search; at every position
+//! the side to move's goal is met if one of its moves leaves the other's
+//! goal unmet, which makes the numbers negamax-like: `phi = min(delta of
+//! the children)`, `delta = sum(phi of the children)`.
 //!
 //! At each position the search knows a win on the next move, the moves
 //! that do not hand the opponent a win ([`Position::non_losing_moves`])
@@ -24,8 +27,6 @@
 //! ([`ProofSearch::with_leaves`]). It is measured against the alpha-beta
 //! search on the same questions in `docs/experiments.md`; the solver does
 //! not use it.
-
-use std::collections::HashMap;
 
 use super::bounds;
 use super::search::Threats;
@@ -42,7 +43,7 @@ const INFINITE: Number = 1 << 40;
 
 /// A position's numbers from its side to move's view: to prove that side's
 /// goal, and to disprove it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Numbers {
     phi: Number,
     delta: Number,
@@ -64,6 +65,106 @@ impl Numbers {
 /// The most children a position has: one a column.
 const MAX_CHILDREN: usize = 16;
 
+/// One entry of the [`Table`]: a position's numbers, under its key and
+/// its side to move's goal (`goal`: 0 for an empty slot, else the goal's
+/// alpha plus [`GOAL_OFFSET`]), with the positions its searches expanded
+/// (`work`), which decides what is replaced.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    numbers: Numbers,
+    work: u32,
+    goal: u16,
+}
+
+/// Makes every goal's tag positive: no score reaches this far below 0.
+const GOAL_OFFSET: i32 = 1 << 12;
+
+/// Two slots, one cache line: where a key may be.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
+
+// SAFETY: integers only (an all-zero slot is an empty one).
+unsafe impl crate::mem::ZeroBits for Bucket {}
+
+/// The search's table: a fixed number of buckets of two slots. A new
+/// entry takes the slot of its key, else an empty one, else the one whose
+/// searches expanded fewer positions, so the costliest results stay. Its
+/// memory is fixed from the start, and a look-up reads one cache line: a
+/// hash map grown to tens of millions of entries, and emptied when full,
+/// made each position cost several cache misses.
+struct Table {
+    buckets: Box<[Bucket]>,
+    /// `64 - log2(buckets)`: the hash's top bits pick the bucket.
+    shift: u32,
+}
+
+impl Table {
+    fn new(max_entries: usize) -> Self {
+        let buckets = max_entries.div_ceil(2).next_power_of_two().max(1);
+        // Zeroed by the system as pages are first touched: a large table
+        // costs only what a search fills.
+        Table {
+            buckets: crate::mem::zeroed(buckets).expect("memory for the proof-number table"),
+            shift: 64 - buckets.trailing_zeros(),
+        }
+    }
+
+    fn goal(alpha: i32) -> u16 {
+        (alpha + GOAL_OFFSET) as u16
+    }
+
+    fn bucket(&self, key: u64, goal: u16) -> usize {
+        let hash = (key ^ u64::from(goal)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // A table of one bucket shifts by 64, which `checked_shr` makes 0.
+        hash.checked_shr(self.shift).unwrap_or(0) as usize
+    }
+
+    fn get(&self, key: u64, alpha: i32) -> Option<Numbers> {
+        let goal = Self::goal(alpha);
+        let b = &self.buckets[self.bucket(key, goal)];
+        b.0.iter()
+            .find(|s| s.goal == goal && s.key == key)
+            .map(|s| s.numbers)
+    }
+
+    fn put(&mut self, key: u64, alpha: i32, numbers: Numbers, work: u64) {
+        let goal = Self::goal(alpha);
+        let i = self.bucket(key, goal);
+        let b = &mut self.buckets[i].0;
+        let work = u32::try_from(work).unwrap_or(u32::MAX);
+        let at = match b.iter().position(|s| s.goal == goal && s.key == key) {
+            // The same position searched again: its work adds up.
+            Some(at) => {
+                b[at].work = b[at].work.saturating_add(work);
+                at
+            }
+            None => {
+                let at = match b.iter().position(|s| s.goal == 0) {
+                    Some(at) => at,
+                    None => usize::from(b[1].work < b[0].work),
+                };
+                b[at].work = work;
+                at
+            }
+        };
+        b[at].key = key;
+        b[at].goal = goal;
+        b[at].numbers = numbers;
+    }
+
+    /// Slots in use.
+    #[cfg(test)]
+    fn filled(&self) -> usize {
+        self.buckets
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|s| s.goal != 0)
+            .count()
+    }
+}
+
 /// A proof-number search for positions of a `W` x `H` board, with the
 /// table it keeps between questions.
 ///
@@ -79,11 +180,9 @@ const MAX_CHILDREN: usize = 16;
 /// assert_eq!(small.wins(&Position::new(), u64::MAX), Some(false));
 /// ```
 pub struct ProofSearch<const W: usize, const H: usize> {
-    /// Each expanded position's numbers, by its key and whether the side
-    /// to move is the attacker.
-    table: HashMap<(u64, bool), Numbers, ahash::RandomState>,
-    /// The most entries the table keeps; past that it is emptied.
-    max_entries: usize,
+    /// Each expanded position's numbers, by its key and its side to
+    /// move's goal.
+    table: Table,
     /// Positions expanded (their children made) so far.
     expanded: u64,
     /// Positions made (children of expanded ones) so far.
@@ -100,11 +199,11 @@ pub struct ProofSearch<const W: usize, const H: usize> {
 }
 
 impl<const W: usize, const H: usize> ProofSearch<W, H> {
-    /// A search whose table keeps at most `max_entries` positions.
+    /// A search whose table keeps at most `max_entries` positions (rounded
+    /// up to a power of two), 32 bytes each, allocated at once.
     pub fn new(max_entries: usize) -> Self {
         ProofSearch {
-            table: HashMap::with_hasher(ahash::RandomState::new()),
-            max_entries: max_entries.max(1),
+            table: Table::new(max_entries),
             expanded: 0,
             made: 0,
             limit: u64::MAX,
@@ -133,13 +232,27 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
     /// `None` if `max_expanded` more positions did not decide it. A finished
     /// game is no win for the side to move.
     pub fn wins(&mut self, p: &Position<W, H>, max_expanded: u64) -> Option<bool> {
+        self.above(p, 0, max_expanded)
+    }
+
+    /// Whether `p` scores more than `alpha` for the side to move (in the
+    /// [`score`](crate::score) convention), or `None` if `max_expanded`
+    /// more positions did not decide it. A finished game scores as
+    /// [`Solver::solve`] scores it.
+    pub fn above(&mut self, p: &Position<W, H>, alpha: i32, max_expanded: u64) -> Option<bool> {
         if p.is_game_over() {
-            return Some(false);
+            let cells = Position::<W, H>::CELLS as usize;
+            let score = if p.opponent_has_won() {
+                -crate::score::win_by_disc(cells, p.moves_played())
+            } else {
+                0
+            };
+            return Some(score > alpha);
         }
         self.limit = self.expanded.saturating_add(max_expanded);
-        let root = match self.leaf(p, true) {
+        let root = match self.leaf(p, alpha) {
             Some(n) => n,
-            None => self.mid(p, true, INFINITE, INFINITE),
+            None => self.mid(p, alpha, INFINITE, INFINITE),
         };
         if root.phi == 0 {
             Some(true)
@@ -162,29 +275,31 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         self.made
     }
 
-    /// The outcome at `p` if its own level decides it: the side to move
-    /// wins on its next move, or has no move that does not lose, or the
-    /// board is full.
-    fn leaf(&mut self, p: &Position<W, H>, attacker: bool) -> Option<Numbers> {
-        if p.can_win_next() {
-            return Some(Numbers::MET);
-        }
-        // A draw meets the defender's goal, not the attacker's.
-        let drawn = if attacker {
-            Numbers::UNMET
-        } else {
-            Numbers::MET
+    /// The outcome at `p` for a goal of more than `alpha` if its own level
+    /// decides it: the side to move wins on its next move, or has no move
+    /// that does not lose, or the board is full.
+    fn leaf(&mut self, p: &Position<W, H>, alpha: i32) -> Option<Numbers> {
+        let met = |score: i32| {
+            if score > alpha {
+                Numbers::MET
+            } else {
+                Numbers::UNMET
+            }
         };
+        let cells = Position::<W, H>::CELLS as usize;
+        let n = p.moves_played();
+        if p.can_win_next() {
+            return Some(met(crate::score::win(cells, n)));
+        }
+        let drawn = met(0);
         if p.is_full() {
             return Some(drawn);
         }
         if p.non_losing_moves().is_empty() {
-            return Some(Numbers::UNMET);
+            // The opponent wins with its next disc, whatever the move.
+            return Some(met(-crate::score::win(cells, n + 1)));
         }
-        let empty = Position::<W, H>::CELLS - p.moves_played();
-        // The attacker's goal is a score above 0, the defender's one of 0
-        // or more: the window of the question from the side to move's view.
-        let alpha = if attacker { 0 } else { -1 };
+        let empty = Position::<W, H>::CELLS - n;
         if self.static_bounds {
             if empty <= 2 {
                 // Neither of the last two moves can win (as in the
@@ -215,19 +330,10 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         None
     }
 
-    fn entry(p: &Position<W, H>, attacker: bool) -> (u64, bool) {
-        (p.key(), attacker)
-    }
-
     /// Multiple-iterative deepening at `p` (not decided at its own level):
     /// searches until its numbers reach the thresholds, and returns them.
-    fn mid(
-        &mut self,
-        p: &Position<W, H>,
-        attacker: bool,
-        th_phi: Number,
-        th_delta: Number,
-    ) -> Numbers {
+    fn mid(&mut self, p: &Position<W, H>, alpha: i32, th_phi: Number, th_delta: Number) -> Numbers {
+        let start = self.expanded;
         self.expanded += 1;
         let mut children = [Position::<W, H>::new(); MAX_CHILDREN];
         let mut numbers = [Numbers::UNKNOWN; MAX_CHILDREN];
@@ -237,9 +343,9 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             if (moves & p.landing_cell(col)).any() {
                 let child = p.after(col);
                 children[n] = child;
-                if let Some(leaf) = self.leaf(&child, !attacker) {
+                if let Some(leaf) = self.leaf(&child, -alpha - 1) {
                     numbers[n] = leaf;
-                } else if let Some(&known) = self.table.get(&Self::entry(&child, !attacker)) {
+                } else if let Some(known) = self.table.get(child.key(), -alpha - 1) {
                     numbers[n] = known;
                 } else {
                     numbers[n] = Numbers {
@@ -268,7 +374,8 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             }
             let here = Numbers { phi, delta };
             if phi >= th_phi || delta >= th_delta || self.expanded >= self.limit {
-                self.store(p, attacker, here);
+                let work = self.expanded - start;
+                self.table.put(p.key(), alpha, here, work);
                 return here;
             }
             let c = numbers[best];
@@ -277,15 +384,8 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             // best child's; its phi until this position's delta would.
             let child_th_phi = th_delta - (delta - c.phi);
             let child_th_delta = th_phi.min(second_delta.saturating_add(second_delta / 4 + 1));
-            numbers[best] = self.mid(&children[best], !attacker, child_th_phi, child_th_delta);
+            numbers[best] = self.mid(&children[best], -alpha - 1, child_th_phi, child_th_delta);
         }
-    }
-
-    fn store(&mut self, p: &Position<W, H>, attacker: bool, numbers: Numbers) {
-        if self.table.len() >= self.max_entries {
-            self.table.clear();
-        }
-        self.table.insert(Self::entry(p, attacker), numbers);
     }
 }
 
@@ -331,6 +431,55 @@ mod tests {
         assert!(checked >= 250, "only {checked} positions checked");
     }
 
+    /// `above` at the windows next to each exact score (where a wrong
+    /// leaf or a wrong shift of the window from parent to child shows)
+    /// against the unpruned negamax, with static bounds when `bounds`.
+    fn agree_above<const W: usize, const H: usize>(
+        empty: usize,
+        count: usize,
+        seed: u64,
+        bounds: bool,
+    ) -> usize {
+        let mut rng = Rng::new(seed);
+        let mut naive = Naive::new();
+        let mut search = ProofSearch::<W, H>::new(1 << 16);
+        if bounds {
+            search = search.with_static_bounds();
+        }
+        let mut checked = 0;
+        for _ in 0..count {
+            let Some((moves, g)) = late_game(W, H, empty, &mut rng) else {
+                continue;
+            };
+            let p: Position<W, H> = moves.parse().expect("a position in play");
+            let score = naive.score(&g);
+            for alpha in [score - 2, score - 1, score, score + 1] {
+                assert_eq!(
+                    search.above(&p, alpha, u64::MAX),
+                    Some(score > alpha),
+                    "{W}x{H} {moves}: {score} above {alpha}"
+                );
+            }
+            checked += 1;
+        }
+        checked
+    }
+
+    #[test]
+    fn above_any_window_as_the_unpruned_negamax_scores() {
+        let mut checked = agree_above::<5, 4>(12, 40, 20, false);
+        checked += agree_above::<7, 6>(12, 60, 21, false);
+        checked += agree_above::<7, 6>(12, 60, 22, true);
+        checked += agree_above::<6, 4>(11, 40, 23, true);
+        assert!(checked >= 170, "only {checked} positions checked");
+        // A finished game: the last move made four, or the board is full.
+        let won: Position = "1212121".parse().unwrap();
+        let mut search = ProofSearch::<7, 6>::new(1 << 10);
+        let lost = -crate::score::win_by_disc(42, 7);
+        assert_eq!(search.above(&won, lost - 1, 10), Some(true));
+        assert_eq!(search.above(&won, lost, 10), Some(false));
+    }
+
     #[test]
     fn alpha_beta_leaves_change_no_answer() {
         let leaves = |empty| {
@@ -369,17 +518,23 @@ mod tests {
     }
 
     #[test]
-    fn a_table_emptied_as_it_fills_changes_no_answer() {
+    fn a_table_that_replaces_as_it_fills_changes_no_answer() {
         let mut small = ProofSearch::<5, 4>::new(256);
         let checked = agree(&mut small, 12, 60, 6);
         assert!(checked >= 50, "only {checked} positions checked");
-        // The table was emptied on the way: what it forgot was searched
-        // again, which one that keeps everything need not do.
+        // The small table replaced entries on the way: what it forgot was
+        // searched again, which one that keeps everything need not do.
         let mut large = ProofSearch::<5, 4>::new(1 << 20);
         agree(&mut large, 12, 60, 6);
-        assert!(large.table.len() > 256, "{} entries", large.table.len());
-        assert!(small.table.len() <= 256);
+        assert!(
+            large.table.filled() > 256,
+            "{} entries",
+            large.table.filled()
+        );
+        assert!(small.table.filled() <= 256);
         assert!(small.expanded() > large.expanded());
+        // A table of one bucket is still sound.
+        assert!(agree(&mut ProofSearch::<5, 4>::new(1), 12, 20, 7) >= 15);
     }
 
     #[test]
