@@ -343,10 +343,13 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             if (moves & p.landing_cell(col)).any() {
                 let child = p.after(col);
                 children[n] = child;
-                if let Some(leaf) = self.leaf(&child, -alpha - 1) {
-                    numbers[n] = leaf;
-                } else if let Some(known) = self.table.get(child.key(), -alpha - 1) {
+                // The table first: a position stored there was expanded,
+                // so it is no leaf, and a position comes back to its
+                // parent's loop many times.
+                if let Some(known) = self.table.get(child.key(), -alpha - 1) {
                     numbers[n] = known;
+                } else if let Some(leaf) = self.leaf(&child, -alpha - 1) {
+                    numbers[n] = leaf;
                 } else {
                     numbers[n] = Numbers {
                         phi: 1,
