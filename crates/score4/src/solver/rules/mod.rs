@@ -78,7 +78,7 @@
 //! rarely needed).
 //!
 //! The sets are the layout's own, so any board whose groups number at
-//! most [`MAX_GROUPS`] is covered; on larger boards the test answers no.
+//! most `MAX_GROUPS` (256) is covered; on larger boards the test answers no.
 
 mod apps;
 mod cover;
@@ -137,15 +137,42 @@ impl Rules {
 }
 
 /// Whether Allis' rules prove that the side to move of `p`, with an even
-/// number of empty cells, scores at most 0 (see [`controller_draws`]).
+/// number of empty cells, scores at most 0: the side that just moved at least draws.
 pub fn mover_at_most_draws<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     controller_draws(&Geometry::<W, H>, p.discs())
 }
 
 /// Whether Allis' rules prove that the side to move of `p`, with an odd
-/// number of empty cells, scores at least 0 (see [`mover_draws`]).
+/// number of empty cells, scores at least 0: it has a move after which the rules prove that.
 pub fn mover_at_least_draws<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     mover_draws(&Geometry::<W, H>, p.discs())
+}
+
+/// Whether the solver's static bounds (`bounds`) prove what the two
+/// functions above ask of `p`: at most 0 with an even number of empty
+/// cells, at least 0 with an odd one. For measuring the rules against
+/// them. The bounds are asked as the search asks them, at a null window
+/// on the question's side of 0, and only where the search would (no win
+/// at once, a move that does not lose at once); a position without such a
+/// move is lost, which settles "at most 0".
+pub fn bounds_prove<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
+    let even = (W * H - p.moves_played() as usize).is_multiple_of(2);
+    if p.can_win_next() {
+        return !even;
+    }
+    if p.non_losing_moves().is_empty() {
+        return even;
+    }
+    let threats = super::search::Threats {
+        ours: p.winning_cells(),
+        theirs: p.opponent_winning_cells(),
+    };
+    let l = Geometry::<W, H>;
+    if even {
+        super::bounds::static_bounds(&l, p.discs(), 0, 1, threats).1 <= 0
+    } else {
+        super::bounds::static_bounds(&l, p.discs(), -1, 0, threats).0 >= 0
+    }
 }
 
 /// Whether the side that just moved at least draws in `p` by Allis' rules
