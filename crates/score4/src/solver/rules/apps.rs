@@ -326,10 +326,12 @@ impl<C: CellSet> Applications<C> {
     /// their columns needs them all filled first: it is solved.
     fn aftereven<L: Layout<Cells = C>>(&mut self, b: &Board<L>, line: C) -> bool {
         let empty = line & b.open;
-        let lower = empty >> 1;
-        if (empty & !b.even).any() || (lower & !b.open).any() {
+        // Each needs an empty cell right under it (a shift down would lose
+        // the first column's bottom cell, so the test shifts up).
+        if (empty & !b.even).any() || (empty & !(b.open << 1)).any() {
             return true;
         }
+        let lower = empty >> 1;
         let solves = b.solved(|g| empty.cells().all(|e| (g & b.above(e)).any()));
         if none(&solves) {
             return true;
