@@ -34,8 +34,8 @@
 //! - [`proof`]: a proof-number search for "does the side to move win?",
 //!   measured against this search, not used by it;
 //! - [`rules`]: Allis' rule set as a static test of "the side that just
-//!   moved at least draws", measured against the static bounds, not used
-//!   by the search.
+//!   moved at least draws", measured against the static bounds; the
+//!   search can ask it ([`tuning`]), but by default does not.
 //!
 //! ```
 //! use score4::{Position, Solver};

@@ -1,8 +1,10 @@
 //! Victor Allis' rule set (his program VICTOR, "A Knowledge-based
 //! Approach of Connect-Four", 1988) as a static test: with an even number
 //! of empty cells, whether the side that just moved (the "controller",
-//! who answers every move) at least draws. The solver does not use it;
-//! it is measured against the static bounds in `docs/experiments.md`.
+//! who answers every move) at least draws. It is measured against the
+//! static bounds in `docs/experiments.md`; the search asks it only at the
+//! numbers of empty cells `tuning::RULES_EMPTY` names (none: it spares
+//! positions but costs more time than they take).
 //!
 //! ```
 //! use score4::solver::rules;

@@ -208,3 +208,43 @@ fn the_rules_hold_on_every_position_of_small_boards() {
     let proved = check_every_position::<4, 5>();
     assert!(proved[0] > 100_000);
 }
+
+/// The rules' answers on a board whose size is data (`u128` sets) against
+/// the compiled board's, on every `every`-th position of a small board;
+/// returns how many positions were compared.
+fn same_with_size_as_data<const W: usize, const H: usize>(every: usize) -> usize {
+    let shape = crate::wide::Shape::any(W, H);
+    let wide = |b: Bitboard| b.bits() as u128;
+    let (mut seen, mut compared) = (0, 0);
+    crate::position::for_each_position::<W, H>(|p| {
+        seen += 1;
+        if p.is_game_over() || seen % every != 0 {
+            return;
+        }
+        let d = p.discs();
+        let as_data = Discs {
+            current: wide(d.current),
+            mask: wide(d.mask),
+            moves: d.moves,
+        };
+        let compiled = Geometry::<W, H>;
+        assert_eq!(
+            controller_draws(&compiled, d),
+            controller_draws(&shape, as_data),
+            "\n{p}"
+        );
+        assert_eq!(
+            mover_draws(&compiled, d),
+            mover_draws(&shape, as_data),
+            "\n{p}"
+        );
+        compared += 1;
+    });
+    compared
+}
+
+#[test]
+fn the_rules_of_sizes_as_data_equal_the_compiled_ones() {
+    assert!(same_with_size_as_data::<4, 4>(1) > 100_000);
+    assert!(same_with_size_as_data::<4, 5>(10) > 50_000);
+}
