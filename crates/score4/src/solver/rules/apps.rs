@@ -3,6 +3,7 @@
 
 use super::{Groups, Rules, WORDS};
 use crate::layout::{CellSet, Discs, Layout};
+use crate::wide::shape::MAX_WIDTH;
 
 /// The most applications one position may have; past that the test gives
 /// up (a proof not found, never a wrong one).
@@ -297,10 +298,19 @@ impl<C: CellSet> Applications<C> {
             }
             let block = b.above(top) & l.board();
             let block_low = block & !b.even;
-            for a in (next ^ middle).cells() {
-                for c in (next ^ middle ^ a).cells() {
-                    let solves = union(b.holding_all(a | top), b.holding_all(middle | c));
-                    if none(&solves) {
+            let block_solves = b.holding_any(block & b.even);
+            // What each other playable cell solves as `a` (with `d`) and as
+            // `c` (with `b`): once each, rather than once for each pair.
+            let mut others = [(C::EMPTY, [0; WORDS], [0; WORDS]); MAX_WIDTH];
+            let mut count = 0;
+            for x in (next ^ middle).cells() {
+                others[count] = (x, b.holding_all(x | top), b.holding_all(middle | x));
+                count += 1;
+            }
+            let others = &others[..count];
+            for (i, &(a, with_top, _)) in others.iter().enumerate() {
+                for (j, &(c, _, with_middle)) in others.iter().enumerate() {
+                    if i == j || (none(&with_top) && none(&with_middle)) {
                         continue;
                     }
                     let fits = self.push(Application {
@@ -308,7 +318,7 @@ impl<C: CellSet> Applications<C> {
                         ce: block,
                         low: block_low,
                         shadow: b.shadow_of(a | c | top),
-                        solves: union(solves, b.holding_any(block & b.even)),
+                        solves: union(union(with_top, with_middle), block_solves),
                     });
                     if !fits {
                         return false;
