@@ -76,8 +76,8 @@
 //! and highinverse (their strategies answer a move in one column in
 //! another whose cell need not be playable then, which the argument
 //! above does not cover; a bound left out is only a bound not found) and
-//! specialbefore (a before with a baseinverse; the same reason, and it is
-//! rarely needed).
+//! specialbefore (a before that also takes a baseinverse: not yet checked
+//! against that argument).
 //!
 //! The sets are the layout's own, so any board whose groups number at
 //! most `MAX_GROUPS` (256) is covered; on larger boards the test answers no.
