@@ -32,7 +32,10 @@
 //!   ([`Verdict`]);
 //! - [`table`]: the transposition table;
 //! - [`proof`]: a proof-number search for "does the side to move win?",
-//!   measured against this search, not used by it.
+//!   measured against this search, not used by it;
+//! - [`rules`]: Allis' rule set as a static test of "the side that just
+//!   moved at least draws", measured against the static bounds; the
+//!   search can ask it ([`tuning`]), but by default does not.
 //!
 //! ```
 //! use score4::{Position, Solver};
@@ -57,6 +60,7 @@ mod parallel;
 #[cfg(test)]
 pub(crate) mod plain;
 pub mod proof;
+pub mod rules;
 mod search;
 pub mod stats;
 mod stop;

@@ -12,6 +12,7 @@ use super::bounds::static_bounds;
 use super::journal::{Journal, Kept};
 use super::node::{Cells, Key, Node, Store};
 use super::order::ordered_moves;
+use super::rules;
 use super::stop::Signals;
 use super::table::Table;
 use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
@@ -312,6 +313,21 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
                 return beta;
             }
         }
+        if tuning::RULES_EMPTY
+            .is_some_and(|(least, most)| (least..=most).contains(&(self.cells() - n)))
+            && rules_draw(&self.layout, p, alpha, beta)
+        {
+            // A draw bounds the score from the side the window asked.
+            if (self.cells() - n) % 2 == 0 {
+                beta = beta.min(0);
+            } else {
+                alpha = alpha.max(0);
+            }
+            if alpha >= beta {
+                record!(n, BoundCut);
+                return 0;
+            }
+        }
 
         if !candidates.has_several() {
             // A forced move: its position is the child's, so a table entry
@@ -587,4 +603,18 @@ fn count_live(signals: &Signals) {
         .fetch_add(tuning::LIVE_COUNT_STEP, Ordering::Relaxed);
     #[cfg(target_family = "wasm")]
     signals.deadline_passed();
+}
+
+/// Whether Allis' rules prove a draw bound for `p` that narrows the
+/// window: at most 0 with an even number of empty cells, asked only when
+/// `beta > 0`; at least 0 with an odd one, asked only when `alpha < 0`.
+/// Out of line: its arrays would otherwise swell every search frame.
+#[inline(never)]
+fn rules_draw<N: Node>(l: &N::Layout, p: &N, alpha: i32, beta: i32) -> bool {
+    let d = p.discs();
+    if (l.cells() - d.moves).is_multiple_of(2) {
+        beta > 0 && rules::controller_draws(l, d)
+    } else {
+        alpha < 0 && rules::mover_draws(l, d)
+    }
 }

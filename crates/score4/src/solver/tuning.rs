@@ -208,6 +208,13 @@ pub(super) const ETC_MIN_EMPTY: u32 = 8;
 /// table: searching their tiny subtrees again costs less than a cache miss.
 pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 
+/// The least and the most empty cells at which the search asks Allis'
+/// rules (`rules`) for the bound the static bounds left open, if any: none.
+/// A test costs as much as hundreds of positions and settles few that
+/// claimeven does not, so it has to spare whole subtrees to pay, and on
+/// the fixtures it did not (docs/experiments.md).
+pub(super) const RULES_EMPTY: Option<(i32, i32)> = None;
+
 /// A search that needs at least this score (a win with this many discs to
 /// spare) tries first the moves the opponent must answer at once: fast wins
 /// come from forcing moves.
