@@ -80,9 +80,10 @@ struct Slot {
 /// Makes every goal's tag positive: no score reaches this far below 0.
 const GOAL_OFFSET: i32 = 1 << 12;
 
-/// Two slots, one cache line: where a key may be.
+/// Two slots, the size of a cache line: where a key may be. Not aligned
+/// to one: the allocator zeroes an over-aligned table by writing it
+/// whole, where an aligned one comes as untouched pages.
 #[derive(Clone, Copy, Default)]
-#[repr(align(64))]
 struct Bucket([Slot; 2]);
 
 // SAFETY: integers only (an all-zero slot is an empty one).
@@ -251,8 +252,8 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         }
         self.limit = self.expanded.saturating_add(max_expanded);
         let root = match self.leaf(p, alpha) {
-            Some(n) => n,
-            None => self.mid(p, alpha, INFINITE, INFINITE),
+            Ok(n) => n,
+            Err(_) => self.mid(p, alpha, INFINITE, INFINITE),
         };
         if root.phi == 0 {
             Some(true)
@@ -277,8 +278,10 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
 
     /// The outcome at `p` for a goal of more than `alpha` if its own level
     /// decides it: the side to move wins on its next move, or has no move
-    /// that does not lose, or the board is full.
-    fn leaf(&mut self, p: &Position<W, H>, alpha: i32) -> Option<Numbers> {
+    /// that does not lose, or the board is full. Otherwise the number of
+    /// moves that do not lose, which its parent takes for its first
+    /// disproof number.
+    fn leaf(&mut self, p: &Position<W, H>, alpha: i32) -> Result<Numbers, Number> {
         let met = |score: i32| {
             if score > alpha {
                 Numbers::MET
@@ -288,35 +291,37 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         };
         let cells = Position::<W, H>::CELLS as usize;
         let n = p.moves_played();
-        if p.can_win_next() {
-            return Some(met(crate::score::win(cells, n)));
+        // Each side's winning cells once: the tests below and the static
+        // bounds all start from them.
+        let ours = p.winning_cells();
+        if (ours & p.playable()).any() {
+            return Ok(met(crate::score::win(cells, n)));
         }
         let drawn = met(0);
         if p.is_full() {
-            return Some(drawn);
+            return Ok(drawn);
         }
-        if p.non_losing_moves().is_empty() {
+        let theirs = p.opponent_winning_cells();
+        let moves = p.non_losing_moves_against(theirs);
+        if moves.is_empty() {
             // The opponent wins with its next disc, whatever the move.
-            return Some(met(-crate::score::win(cells, n + 1)));
+            return Ok(met(-crate::score::win(cells, n + 1)));
         }
         let empty = Position::<W, H>::CELLS - n;
         if self.static_bounds {
             if empty <= 2 {
                 // Neither of the last two moves can win (as in the
                 // alpha-beta search, which checks this before its bounds).
-                return Some(drawn);
+                return Ok(drawn);
             }
-            let threats = Threats {
-                ours: p.winning_cells(),
-                theirs: p.opponent_winning_cells(),
-            };
+            let threats = Threats { ours, theirs };
             let (min, max) =
                 bounds::static_bounds(&Geometry::<W, H>, p.discs(), alpha, alpha + 1, threats);
             if min > alpha {
-                return Some(Numbers::MET);
+                return Ok(Numbers::MET);
             }
             if max <= alpha {
-                return Some(Numbers::UNMET);
+                return Ok(Numbers::UNMET);
             }
         }
         if let Some((solver, most)) = &mut self.leaves {
@@ -324,10 +329,10 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
                 let before = solver.nodes();
                 let met = solver.probe(p, alpha).above(alpha) == Some(true);
                 self.made += solver.nodes() - before;
-                return Some(if met { Numbers::MET } else { Numbers::UNMET });
+                return Ok(if met { Numbers::MET } else { Numbers::UNMET });
             }
         }
-        None
+        Err(Number::from(moves.count()))
     }
 
     /// Multiple-iterative deepening at `p` (not decided at its own level):
@@ -348,12 +353,13 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
                 // parent's loop many times.
                 if let Some(known) = self.table.get(child.key(), -alpha - 1) {
                     numbers[n] = known;
-                } else if let Some(leaf) = self.leaf(&child, -alpha - 1) {
-                    numbers[n] = leaf;
                 } else {
-                    numbers[n] = Numbers {
-                        phi: 1,
-                        delta: Number::from(child.non_losing_moves().count()),
+                    numbers[n] = match self.leaf(&child, -alpha - 1) {
+                        Ok(leaf) => leaf,
+                        Err(moves) => Numbers {
+                            phi: 1,
+                            delta: moves,
+                        },
                     };
                 }
                 n += 1;
