@@ -351,7 +351,7 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
                 // The table first: a position stored there was expanded,
                 // so it is no leaf, and a position comes back to its
                 // parent's loop many times.
-                if let Some(known) = self.table.get(child.key(), -alpha - 1) {
+                if let Some(known) = self.table.get(child.canonical_key(), -alpha - 1) {
                     numbers[n] = known;
                 } else {
                     numbers[n] = match self.leaf(&child, -alpha - 1) {
@@ -384,7 +384,8 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
             let here = Numbers { phi, delta };
             if phi >= th_phi || delta >= th_delta || self.expanded >= self.limit {
                 let work = self.expanded - start;
-                self.table.put(p.key(), alpha, here, work);
+                // A position and its mirror image have the same numbers.
+                self.table.put(p.canonical_key(), alpha, here, work);
                 return here;
             }
             let c = numbers[best];
