@@ -407,11 +407,24 @@ mod tests {
 
     /// The search's answer on random positions with `empty` cells left
     /// against the unpruned negamax's score; the positions checked.
+    /// [`wins`](ProofSearch::wins) only, or with `near`, `above` at the
+    /// windows next to each exact score as well (where a wrong leaf or a
+    /// wrong shift of the window from parent to child shows).
     fn agree<const W: usize, const H: usize>(
         search: &mut ProofSearch<W, H>,
         empty: usize,
         count: usize,
         seed: u64,
+    ) -> usize {
+        agree_at(search, empty, count, seed, false)
+    }
+
+    fn agree_at<const W: usize, const H: usize>(
+        search: &mut ProofSearch<W, H>,
+        empty: usize,
+        count: usize,
+        seed: u64,
+        near: bool,
     ) -> usize {
         let mut rng = Rng::new(seed);
         let mut naive = Naive::new();
@@ -427,6 +440,15 @@ mod tests {
                 Some(score > 0),
                 "{W}x{H} {moves}: {score}"
             );
+            if near {
+                for alpha in [score - 2, score - 1, score, score + 1] {
+                    assert_eq!(
+                        search.above(&p, alpha, u64::MAX),
+                        Some(score > alpha),
+                        "{W}x{H} {moves}: {score} above {alpha}"
+                    );
+                }
+            }
             checked += 1;
         }
         checked
@@ -441,46 +463,14 @@ mod tests {
         assert!(checked >= 250, "only {checked} positions checked");
     }
 
-    /// `above` at the windows next to each exact score (where a wrong
-    /// leaf or a wrong shift of the window from parent to child shows)
-    /// against the unpruned negamax, with static bounds when `bounds`.
-    fn agree_above<const W: usize, const H: usize>(
-        empty: usize,
-        count: usize,
-        seed: u64,
-        bounds: bool,
-    ) -> usize {
-        let mut rng = Rng::new(seed);
-        let mut naive = Naive::new();
-        let mut search = ProofSearch::<W, H>::new(1 << 16);
-        if bounds {
-            search = search.with_static_bounds();
-        }
-        let mut checked = 0;
-        for _ in 0..count {
-            let Some((moves, g)) = late_game(W, H, empty, &mut rng) else {
-                continue;
-            };
-            let p: Position<W, H> = moves.parse().expect("a position in play");
-            let score = naive.score(&g);
-            for alpha in [score - 2, score - 1, score, score + 1] {
-                assert_eq!(
-                    search.above(&p, alpha, u64::MAX),
-                    Some(score > alpha),
-                    "{W}x{H} {moves}: {score} above {alpha}"
-                );
-            }
-            checked += 1;
-        }
-        checked
-    }
-
     #[test]
     fn above_any_window_as_the_unpruned_negamax_scores() {
-        let mut checked = agree_above::<5, 4>(12, 40, 20, false);
-        checked += agree_above::<7, 6>(12, 60, 21, false);
-        checked += agree_above::<7, 6>(12, 60, 22, true);
-        checked += agree_above::<6, 4>(11, 40, 23, true);
+        let mut checked = agree_at(&mut ProofSearch::<5, 4>::new(1 << 16), 12, 40, 20, true);
+        checked += agree_at(&mut ProofSearch::<7, 6>::new(1 << 16), 12, 60, 21, true);
+        let mut bounded = ProofSearch::<7, 6>::new(1 << 16).with_static_bounds();
+        checked += agree_at(&mut bounded, 12, 60, 22, true);
+        let mut bounded = ProofSearch::<6, 4>::new(1 << 16).with_static_bounds();
+        checked += agree_at(&mut bounded, 11, 40, 23, true);
         assert!(checked >= 170, "only {checked} positions checked");
         // A finished game: the last move made four, or the board is full.
         let won: Position = "1212121".parse().unwrap();
