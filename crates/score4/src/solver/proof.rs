@@ -122,6 +122,10 @@ impl Table {
         hash.checked_shr(self.shift).unwrap_or(0) as usize
     }
 
+    fn prefetch(&self, key: u64, alpha: i32) {
+        crate::mem::prefetch(&self.buckets[self.bucket(key, Self::goal(alpha))]);
+    }
+
     fn get(&self, key: u64, alpha: i32) -> Option<Numbers> {
         let goal = Self::goal(alpha);
         let b = &self.buckets[self.bucket(key, goal)];
@@ -342,28 +346,33 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
         self.expanded += 1;
         let mut children = [Position::<W, H>::new(); MAX_CHILDREN];
         let mut numbers = [Numbers::UNKNOWN; MAX_CHILDREN];
+        let mut keys = [0u64; MAX_CHILDREN];
         let mut n = 0;
         let moves = p.non_losing_moves();
+        // Every child's bucket is asked for before any is read: the look-ups
+        // miss the cache, and this way they wait for memory together.
         for col in crate::bitboard::centre_first::<W>() {
             if (moves & p.landing_cell(col)).any() {
-                let child = p.after(col);
-                children[n] = child;
-                // The table first: a position stored there was expanded,
-                // so it is no leaf, and a position comes back to its
-                // parent's loop many times.
-                if let Some(known) = self.table.get(child.canonical_key(), -alpha - 1) {
-                    numbers[n] = known;
-                } else {
-                    numbers[n] = match self.leaf(&child, -alpha - 1) {
-                        Ok(leaf) => leaf,
-                        Err(moves) => Numbers {
-                            phi: 1,
-                            delta: moves,
-                        },
-                    };
-                }
+                children[n] = p.after(col);
+                keys[n] = children[n].canonical_key();
+                self.table.prefetch(keys[n], -alpha - 1);
                 n += 1;
             }
+        }
+        for i in 0..n {
+            // The table first: a position stored there was expanded, so it
+            // is no leaf, and a position comes back to its parent's loop
+            // many times.
+            numbers[i] = match self.table.get(keys[i], -alpha - 1) {
+                Some(known) => known,
+                None => match self.leaf(&children[i], -alpha - 1) {
+                    Ok(leaf) => leaf,
+                    Err(moves) => Numbers {
+                        phi: 1,
+                        delta: moves,
+                    },
+                },
+            };
         }
         self.made += n as u64;
         loop {
