@@ -27,6 +27,7 @@ use std::sync::Arc;
 
 use super::journal::{Journal, JournalError, JournalLoaded};
 use super::node::{Key, Node, Store};
+use super::proof::ProofSearch;
 use super::search::{Search, Tables};
 use super::stop::Signals;
 use super::table::{self, Table};
@@ -291,8 +292,34 @@ impl<const W: usize, const H: usize, const STATS: bool> AnyEngine for Compiled<W
         until: Option<Option<Instant>>,
     ) -> Result<Found, Stopped> {
         let p = Position::<W, H>::from_parts(p);
+        // The sign of the boards where a proof-number search proves it
+        // with far fewer positions (tuning::PROOF_SIGN_BOARDS), in a
+        // strong solve that cannot be stopped (the proof-number search
+        // does not watch the stop flag) and that is not measuring.
+        if matches!(ask, Ask::Score) && until.is_none() && !STATS && proves_sign(&p, self.0.threads)
+        {
+            let mut proof = ProofSearch::<W, H>::new(tuning::PROOF_ENTRIES).with_static_bounds();
+            let mut sign = |alpha| {
+                let before = proof.positions();
+                let above = proof.above(&p, alpha, u64::MAX)?;
+                Some((above, proof.positions() - before))
+            };
+            return self.0.run(until, |engine| {
+                Ok(Found::Score(engine.solve_inner_with(&p, &mut sign)?))
+            });
+        }
         self.0.run(until, |engine| engine.answer(&p, ask))
     }
+}
+
+/// Whether a strong solve of `p` on `threads` threads asks its sign of the
+/// proof-number search ([`tuning::PROOF_SIGN_BOARDS`],
+/// [`tuning::PROOF_SIGN_MIN_EMPTY`]).
+fn proves_sign<const W: usize, const H: usize>(p: &Position<W, H>, threads: usize) -> bool {
+    tuning::PROOF_SIGN_BOARDS
+        .iter()
+        .any(|&(w, h, most)| (w, h) == (W, H) && threads <= most)
+        && Position::<W, H>::CELLS - p.moves_played() >= tuning::PROOF_SIGN_MIN_EMPTY
 }
 
 /// The solver's state on one board, whatever its kind: its tables
@@ -524,15 +551,48 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
     }
 
     pub(crate) fn solve_inner<N: Node<Key = S::Key>>(&mut self, p: &N) -> Result<i32, Stopped> {
+        self.solve_inner_with(p, &mut |_| None)
+    }
+
+    /// [`solve_inner`](Self::solve_inner), asking `sign` first at the
+    /// probe of the sign: whether the score is above that probe, and the
+    /// positions it took to tell, or none to leave it to the search.
+    pub(crate) fn solve_inner_with<N: Node<Key = S::Key>>(
+        &mut self,
+        p: &N,
+        sign: &mut dyn FnMut(i32) -> Option<(bool, u64)>,
+    ) -> Result<i32, Stopped> {
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
         let n = p.moves_played() as i32;
-        let (mut min, mut max) = score_range(&p.layout(), n);
+        let layout = p.layout();
+        let (mut min, mut max) = score_range(&layout, n);
+        let sign_probe = tuning::sign_probe(layout.cells() as usize, layout.height(), n);
         let mut probes = 0;
         while min < max {
-            let probe = next_probe(&p.layout(), min, max, probes, n);
+            let probe = next_probe(&layout, min, max, probes, n);
             probes += 1;
+            if probe == sign_probe && min < 0 && max > 0 {
+                if let Some((above, nodes)) = sign(probe) {
+                    self.searched += nodes;
+                    let result = if above { probe + 1 } else { probe };
+                    if self.probes.len() < MAX_PROBES {
+                        self.probes.push(Probe {
+                            alpha: probe,
+                            beta: probe + 1,
+                            result,
+                            nodes,
+                        });
+                    }
+                    if above {
+                        min = result;
+                    } else {
+                        max = result;
+                    }
+                    continue;
+                }
+            }
             let r = self.search(p, probe, probe + 1)?;
             if r <= probe {
                 max = r;

@@ -31,8 +31,8 @@
 //! - `verdict`: a score read back as who wins with which disc
 //!   ([`Verdict`]);
 //! - [`table`]: the transposition table;
-//! - [`proof`]: a proof-number search for "does the side to move win?",
-//!   measured against this search, not used by it;
+//! - [`proof`]: a proof-number search for "is the score above alpha?",
+//!   which a strong solve asks the sign of a few boards (see `tuning`);
 //! - [`rules`]: Allis' rule set as a static test of "the side that just
 //!   moved at least draws", measured against the static bounds; the
 //!   search can ask it ([`tuning`]), but by default does not.

@@ -25,8 +25,9 @@
 //! bounds decide ([`ProofSearch::with_static_bounds`]), and the alpha-beta
 //! search itself for the positions near the end
 //! ([`ProofSearch::with_leaves`]). It is measured against the alpha-beta
-//! search on the same questions in `docs/experiments.md`; the solver does
-//! not use it.
+//! search on the same questions in `docs/experiments.md`; a strong solve
+//! asks it the sign of the boards where it proves that with far fewer
+//! positions (`tuning::PROOF_SIGN_BOARDS`).
 
 use super::bounds;
 use super::search::Threats;

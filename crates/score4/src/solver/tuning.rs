@@ -208,6 +208,31 @@ pub(super) const ETC_MIN_EMPTY: u32 = 8;
 /// table: searching their tiny subtrees again costs less than a cache miss.
 pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 
+/// The boards whose strong solves ask the sign of a proof-number search
+/// (`proof`, with the static bounds at its leaves, one thread) rather than
+/// of the alpha-beta search, with the most threads the solver may have for
+/// it to pay. On these the sign probe is "above -1?" and its answer the
+/// second player's win, which proof numbers prove with a fraction of the
+/// positions: the empty 6x8 board's sign in 0.035 times the probe's
+/// positions, 8x6's in 0.31 times and 0.40 times the time of one thread;
+/// but two threads of alpha-beta prove 8x6's faster. Not on the boards
+/// where it was slower (7x6 and 8x5 ask "above 0?", where it took up to
+/// 3.5 times the positions), nor on those not measured
+/// (docs/experiments.md).
+pub(super) const PROOF_SIGN_BOARDS: &[(usize, usize, usize)] = &[(6, 8, 2), (8, 6, 1)];
+
+/// The least empty cells at which [`PROOF_SIGN_BOARDS`] ask it: their
+/// empty boards and positions up to 8 moves in, where it was measured.
+pub(super) const PROOF_SIGN_MIN_EMPTY: u32 = 40;
+
+/// Entries of that search's table (32 bytes each: 128 MiB, beside the
+/// solver's own table, its pages zeroed by the system as the search first
+/// touches them): after 8x6's first moves 4 million took about the time of
+/// 16 million, and 100 million spent its time faulting pages in; 1 million
+/// (a default table's size) made the empty board's sign cost 812 million
+/// positions against 600 million (docs/experiments.md).
+pub(super) const PROOF_ENTRIES: usize = 4 << 20;
+
 /// The least and the most empty cells at which the search asks Allis'
 /// rules (`rules`) for the bound the static bounds left open, if any: none.
 /// A test costs as much as hundreds of positions and settles few that

@@ -361,3 +361,38 @@ fn probes_account_for_every_solve() {
         );
     }
 }
+
+/// Strong solves whose sign a proof-number search proves (6x8 from move 8
+/// back, one of the solver's `tuning::PROOF_SIGN_BOARDS`; 8x6's positions
+/// there take seconds each) give the scores of the same size run as data,
+/// whose search never asks it.
+#[test]
+fn signs_proved_by_proof_numbers_give_the_plain_scores() {
+    proved_signs::<6, 8>(0x57_68, 8);
+}
+
+fn proved_signs<const W: usize, const H: usize>(seed: u64, count: usize) {
+    use score4::wide;
+    let shape = wide::Shape::any(W, H);
+    let mut as_data = wide::Solver::as_data(shape, 16).unwrap();
+    as_data.drop_book();
+    let mut compiled = Solver::<W, H>::with_table_mb(16);
+    compiled.drop_book();
+    let mut rng = Rng::new(seed);
+    for _ in 0..count {
+        // Eight moves: 40 empty cells, and the first player to move, whose
+        // sign these boards probe at -1.
+        let p: Position<W, H> = random_position(&mut rng, 8);
+        let q = wide::Position::from_sides(
+            &shape,
+            p.current().bits() as u128,
+            p.opponent().bits() as u128,
+        )
+        .unwrap();
+        compiled.clear_table();
+        compiled.reset_nodes();
+        let score = compiled.solve(&p);
+        as_data.clear_table();
+        assert_eq!(as_data.solve(&q).unwrap(), score, "{W}x{H} {p:?}");
+    }
+}
