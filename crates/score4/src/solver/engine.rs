@@ -573,27 +573,22 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         while min < max {
             let probe = next_probe(&layout, min, max, probes, n);
             probes += 1;
-            if probe == sign_probe && min < 0 && max > 0 {
-                if let Some((above, nodes)) = sign(probe) {
+            let asked = if probe == sign_probe && min < 0 && max > 0 {
+                sign(probe)
+            } else {
+                None
+            };
+            let r = match asked {
+                // The answer at the window's edge, as a fail-hard search
+                // would give it.
+                Some((above, nodes)) => {
                     self.searched += nodes;
-                    let result = if above { probe + 1 } else { probe };
-                    if self.probes.len() < MAX_PROBES {
-                        self.probes.push(Probe {
-                            alpha: probe,
-                            beta: probe + 1,
-                            result,
-                            nodes,
-                        });
-                    }
-                    if above {
-                        min = result;
-                    } else {
-                        max = result;
-                    }
-                    continue;
+                    let r = probe + i32::from(above);
+                    self.record_probe(probe, probe + 1, r, nodes);
+                    r
                 }
-            }
-            let r = self.search(p, probe, probe + 1)?;
+                None => self.search(p, probe, probe + 1)?,
+            };
             if r <= probe {
                 max = r;
             } else {
@@ -748,15 +743,21 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
     ) -> Result<i32, Stopped> {
         let before = self.searched;
         let result = self.search_unrecorded(p, alpha, beta)?;
+        self.record_probe(alpha, beta, result, self.searched - before);
+        Ok(result)
+    }
+
+    /// Keeps one search's window, result and positions for
+    /// [`probes`](Self::probes), up to [`MAX_PROBES`].
+    fn record_probe(&mut self, alpha: i32, beta: i32, result: i32, nodes: u64) {
         if self.probes.len() < MAX_PROBES {
             self.probes.push(Probe {
                 alpha,
                 beta,
                 result,
-                nodes: self.searched - before,
+                nodes,
             });
         }
-        Ok(result)
     }
 
     /// The tables thread `thread` searches with (0 is the main search):

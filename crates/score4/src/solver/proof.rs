@@ -30,6 +30,7 @@
 //! positions (`tuning::PROOF_SIGN_BOARDS`).
 
 use super::bounds;
+use super::engine::finished_score;
 use super::search::Threats;
 use crate::{Geometry, Position, Solver};
 
@@ -246,13 +247,7 @@ impl<const W: usize, const H: usize> ProofSearch<W, H> {
     /// more positions did not decide it. A finished game scores as
     /// [`Solver::solve`] scores it.
     pub fn above(&mut self, p: &Position<W, H>, alpha: i32, max_expanded: u64) -> Option<bool> {
-        if p.is_game_over() {
-            let cells = Position::<W, H>::CELLS as usize;
-            let score = if p.opponent_has_won() {
-                -crate::score::win_by_disc(cells, p.moves_played())
-            } else {
-                0
-            };
+        if let Some(score) = finished_score(p) {
             return Some(score > alpha);
         }
         self.limit = self.expanded.saturating_add(max_expanded);
