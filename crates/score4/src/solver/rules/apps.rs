@@ -9,6 +9,10 @@ use crate::wide::shape::MAX_WIDTH;
 /// up (a proof not found, never a wrong one).
 const MAX_APPLICATIONS: usize = 512;
 
+/// The most lower cells the inverse rules pair up: the even cells are half
+/// the rows, so a board of 128 cells has at most 64.
+const MAX_LOWERS: usize = 64;
+
 /// One application: the cells it uses, how they constrain the others
 /// (see the module's strategy), and the groups it solves.
 #[derive(Clone, Copy, Debug)]
@@ -194,7 +198,16 @@ impl<C: CellSet> Applications<C> {
         if rules.has(Rules::BASECLAIM) {
             fits &= self.baseclaims(&b, next);
         }
-        if rules.has(Rules::AFTEREVEN) || rules.has(Rules::BEFORE) {
+        if rules.has(Rules::LOWINVERSE) {
+            fits &= self.inverses(&b, 1);
+        }
+        if rules.has(Rules::HIGHINVERSE) {
+            fits &= self.inverses(&b, 2);
+        }
+        if rules.has(Rules::AFTEREVEN)
+            || rules.has(Rules::BEFORE)
+            || rules.has(Rules::SPECIALBEFORE)
+        {
             let mut theirs = [C::EMPTY; super::MAX_GROUPS];
             let Some(count) = super::lines(l, p.opponent() | open, open, &mut theirs) else {
                 return false;
@@ -204,7 +217,10 @@ impl<C: CellSet> Applications<C> {
                     fits &= self.aftereven(&b, line);
                 }
                 if rules.has(Rules::BEFORE) {
-                    fits &= self.before(&b, line);
+                    fits &= self.before(&b, line, None);
+                }
+                if rules.has(Rules::SPECIALBEFORE) {
+                    fits &= self.specialbefores(&b, line, next);
                 }
             }
         }
@@ -363,27 +379,48 @@ impl<C: CellSet> Applications<C> {
     /// cell of the line, each filled before the mover's cell on top: the
     /// controller makes four first. Two ways to pick the pairs are tried:
     /// claimeven wherever a pair is aligned for it, and verticals only.
-    fn before<L: Layout<Cells = C>>(&mut self, b: &Board<L>, line: C) -> bool {
+    ///
+    /// With `special`, a playable empty cell `p` of the line and a
+    /// playable cell `q` in none of its empty cells' columns, this is
+    /// Allis' specialbefore: `p` and `q` are a baseinverse rather than `p`
+    /// a vertical, so the controller gets `p` whenever the mover gets `q`.
+    /// A group of the mover's holding `q` and every cell on top then needs
+    /// the whole line the controller's first, as above; and a group
+    /// holding `p` and `q` is solved as by the baseinverse.
+    fn before<L: Layout<Cells = C>>(
+        &mut self,
+        b: &Board<L>,
+        line: C,
+        special: Option<(C, C)>,
+    ) -> bool {
         let l = b.l;
         let empty = line & b.open;
         let tops = empty << 1;
         if (tops & !l.board()).any() {
             return true;
         }
-        let after = b.holding_all(tops);
+        let (p, q) = special.unwrap_or((C::EMPTY, C::EMPTY));
+        let after = b.holding_all(tops | q);
         if none(&after) {
             return true;
         }
         for claim in [true, false] {
             let mut a = Application {
-                used: C::EMPTY,
+                used: p | q,
                 ce: C::EMPTY,
                 low: C::EMPTY,
-                shadow: C::EMPTY,
-                solves: after,
+                shadow: b.shadow_of(p | q),
+                solves: union(
+                    after,
+                    if special.is_some() {
+                        b.holding_all(p | q)
+                    } else {
+                        [0; WORDS]
+                    },
+                ),
             };
             let mut fits = true;
-            for e in empty.cells() {
+            for e in (empty & !p).cells() {
                 let below = e >> 1;
                 if claim && (e & b.even).is_empty() {
                     a.ce = a.ce | e | (e << 1);
@@ -406,6 +443,97 @@ impl<C: CellSet> Applications<C> {
             a.solves = union(a.solves, b.holding_any(a.ce & !a.low));
             if !self.push(a) {
                 return false;
+            }
+        }
+        true
+    }
+
+    /// Specialbefore: [`Self::before`] with each of its playable empty
+    /// cells and each playable cell outside its columns as a baseinverse.
+    fn specialbefores<L: Layout<Cells = C>>(&mut self, b: &Board<L>, line: C, next: C) -> bool {
+        let empty = line & b.open;
+        let columns = empty
+            .cells()
+            .fold(C::EMPTY, |c, e| c | b.l.column(b.l.column_of(e)));
+        for p in (empty & next).cells() {
+            for q in (next & !columns).cells() {
+                if !self.before(b, line, Some((p, q))) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Lowinverse (`depth` 1) and highinverse (`depth` 2): in each of two
+    /// columns an empty even cell (a "lower" cell, see the module's
+    /// parity) and the `depth` empty cells on top of it. Until one lower
+    /// cell is played the controller plays neither of them (the module's
+    /// strategy says why it always has another move), so the mover plays the first, and the controller answers on the cell on
+    /// top of it. After that:
+    ///
+    /// - lowinverse: the other column's two cells are a vertical. The
+    ///   controller gets one cell of each column and one of the two upper
+    ///   cells: the groups holding both cells of a column or both upper
+    ///   cells are solved.
+    /// - highinverse (lower `l`, middle `m`, upper `u`; the mover played
+    ///   `lA`, the controller `mA`): the controller still needs `uA` or
+    ///   `uB`, and `mB` or `uB`. A move on `uA` leaves it `uB`, with `mB`
+    ///   and `uB` a claimeven pair (`mB` is odd); a move on `lB` is
+    ///   answered on `uA`, leaving `mB` and `uB` a vertical; a move on
+    ///   `mB` is answered on `uB`. Of its own accord the controller may
+    ///   take `uA` or `mB` (then `uA` and `uB` are a baseinverse) or `lB`.
+    ///   So it gets one middle cell, one upper cell and one of each
+    ///   column's upper two: the groups holding both upper cells, both
+    ///   middle cells, or a column's upper two are solved.
+    ///
+    /// Each is pushed only where it solves a group two verticals (or two
+    /// claimeven pairs) would not: one holding both upper (middle) cells.
+    fn inverses<L: Layout<Cells = C>>(&mut self, b: &Board<L>, depth: u32) -> bool {
+        let mut lowers = b.open & b.even & (b.open >> 1);
+        if depth == 2 {
+            lowers = lowers & (b.open >> 2);
+        }
+        let mut cells = [C::EMPTY; MAX_LOWERS];
+        let mut count = 0;
+        for lower in lowers.cells() {
+            if count == MAX_LOWERS {
+                return false;
+            }
+            cells[count] = lower;
+            count += 1;
+        }
+        let cells = &cells[..count];
+        for (i, &la) in cells.iter().enumerate() {
+            for &lb in &cells[i + 1..] {
+                if b.l.column_of(la) == b.l.column_of(lb) {
+                    continue;
+                }
+                let (ua, ub) = (la << depth, lb << depth);
+                // The cell under each upper one: the lower cell of a
+                // lowinverse, the middle one of a highinverse.
+                let (ma, mb) = (ua >> 1, ub >> 1);
+                let key = if depth == 1 { ua | ub } else { ma | mb };
+                let inverse = b.holding_all(key);
+                if none(&inverse) {
+                    continue;
+                }
+                let columns = union(b.holding_all(ma | ua), b.holding_all(mb | ub));
+                let mut solves = union(inverse, columns);
+                if depth == 2 {
+                    solves = union(solves, b.holding_all(ua | ub));
+                }
+                let used = la | ma | ua | lb | mb | ub;
+                let fits = self.push(Application {
+                    used,
+                    ce: C::EMPTY,
+                    low: la | lb,
+                    shadow: b.shadow_of(ua | ub),
+                    solves,
+                });
+                if !fits {
+                    return false;
+                }
             }
         }
         true

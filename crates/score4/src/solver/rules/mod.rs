@@ -47,22 +47,36 @@
 //!   (`ce`): a cell belongs to one aligned pair, so two applications
 //!   relying on the same pair rely on the same promise.
 //! - The controller never plays the lower cell of a claimeven pair of
-//!   its own accord; every other cell of an application it may take when
-//!   it likes, and the application's promise holds ("one of the two" for
-//!   a vertical or a baseinverse; see each rule for the others).
+//!   its own accord, nor a cell a rule keeps for its answer (each rule
+//!   says which, and when); every other cell of an application it may
+//!   take when it likes, and the application's promise holds ("one of
+//!   the two" for a vertical or a baseinverse; see each rule for the
+//!   others).
 //! - In every column, claimeven pairs lie above every other
 //!   application's cells (the `shadow` of those, the cells at or below
 //!   them, holds no claimeven pair's lower cell). The pairs above the
 //!   highest other cell of a column that no application chose are
 //!   claimed too, so each column ends in a block of claimeven pairs up to
 //!   its top, with free cells (in no application) below it.
+//! - The two lower cells of a lowinverse or highinverse are kept like a
+//!   claimeven pair's lower cell until the mover plays one of them, and
+//!   likewise lie above no other application's cells (they are that
+//!   rule's `low`, and the cells under its upper cells its `shadow`).
 //!
 //! The controller answers a move in an application as that application
 //! says, and a move on a free cell with any cell it may take of its own
-//! accord. There always is one: if every playable cell were the lower
-//! cell of a claimeven pair, each column in play would be a block of
-//! pairs from its playable cell up, an even number of empty cells in all;
-//! but with the controller to move the number is odd.
+//! accord. There always is one. Suppose every playable cell were one it
+//! keeps from playing. A column whose playable cell is a claimeven
+//! pair's lower cell, or any other odd cell a rule keeps (highinverse
+//! keeps one), holds an even number of empty cells: the cells from an
+//! odd cell to the top are even in number. A column whose playable cell
+//! is an inverse's lower cell (an even cell) holds an odd number; but
+//! then the inverse's other column is stuck on a kept cell too, and
+//! every cell at or below the inverse's is in its shadow, which holds no
+//! other rule's kept cell: that column's playable cell is the inverse's
+//! other lower cell, and the two columns together hold an even number.
+//! So the empty cells would be even in number; but with the controller
+//! to move the number is odd.
 //!
 //! So the promises of all applications hold together, and the mover's
 //! first four, if any, would have to be a group some application solves:
@@ -71,13 +85,13 @@
 //!
 //! # The rules
 //!
-//! In: claimeven, baseinverse, vertical, aftereven, baseclaim, before
-//! (each is described where it is made, in `apps`). Left out: lowinverse
-//! and highinverse (their strategies answer a move in one column in
-//! another whose cell need not be playable then, which the argument
-//! above does not cover; a bound left out is only a bound not found) and
-//! specialbefore (a before that also takes a baseinverse: not yet checked
-//! against that argument).
+//! Claimeven, baseinverse, vertical, aftereven, baseclaim, before,
+//! lowinverse, highinverse and specialbefore, each described where it is
+//! made, in `apps`, with the strategy that makes it hold. Two differ from
+//! Allis' wording, for the argument above: the inverses answer the
+//! mover's move on a lower cell on the cell on top of it (always
+//! playable), not in the other column; and highinverse leaves out the
+//! groups it solves only while a lower cell is playable.
 //!
 //! The sets are the layout's own, so any board whose groups number at
 //! most `MAX_GROUPS` (256) is covered; on larger boards the test answers no.
@@ -105,7 +119,7 @@ type Groups = [u64; WORDS];
 /// Which rules may be applied: all for the solver's use, fewer for
 /// measuring what each adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Rules(u8);
+pub(crate) struct Rules(u16);
 
 impl Rules {
     pub(crate) const CLAIMEVEN: Rules = Rules(1);
@@ -114,16 +128,22 @@ impl Rules {
     pub(crate) const AFTEREVEN: Rules = Rules(8);
     pub(crate) const BASECLAIM: Rules = Rules(16);
     pub(crate) const BEFORE: Rules = Rules(32);
-    pub(crate) const ALL: Rules = Rules(63);
+    pub(crate) const LOWINVERSE: Rules = Rules(64);
+    pub(crate) const HIGHINVERSE: Rules = Rules(128);
+    pub(crate) const SPECIALBEFORE: Rules = Rules(256);
+    pub(crate) const ALL: Rules = Rules(511);
     /// Each rule alone, with its name.
     #[cfg(test)]
-    pub(crate) const EACH: [(Rules, &'static str); 6] = [
+    pub(crate) const EACH: [(Rules, &'static str); 9] = [
         (Rules::CLAIMEVEN, "claimeven"),
         (Rules::BASEINVERSE, "baseinverse"),
         (Rules::VERTICAL, "vertical"),
         (Rules::AFTEREVEN, "aftereven"),
         (Rules::BASECLAIM, "baseclaim"),
         (Rules::BEFORE, "before"),
+        (Rules::LOWINVERSE, "lowinverse"),
+        (Rules::HIGHINVERSE, "highinverse"),
+        (Rules::SPECIALBEFORE, "specialbefore"),
     ];
 
     #[inline(always)]
