@@ -213,17 +213,16 @@ pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 /// of the alpha-beta search, with the most threads the solver may have for
 /// it to pay. On these the sign probe is "above -1?" and its answer the
 /// second player's win, which proof numbers prove with a fraction of the
-/// positions: the empty 6x8 board's sign in 0.035 times the probe's
-/// positions, 8x6's in 0.31 times and 0.40 times the time of one thread;
-/// but two threads of alpha-beta prove 8x6's faster. Not on the boards
-/// where it was slower (7x6 and 8x5 ask "above 0?", where it took up to
-/// 3.5 times the positions), nor on those not measured
-/// (docs/experiments.md).
+/// positions; but two threads of alpha-beta prove 8x6's faster. Not on
+/// the boards where it was slower (7x6 and 8x5 ask "above 0?"), nor on
+/// those not measured (docs/experiments.md).
 pub(super) const PROOF_SIGN_BOARDS: &[(usize, usize, usize)] = &[(6, 8, 2), (8, 6, 1)];
 
 /// The least empty cells at which [`PROOF_SIGN_BOARDS`] ask it: their
-/// empty boards and positions up to 8 moves in, where it was measured.
-pub(super) const PROOF_SIGN_MIN_EMPTY: u32 = 40;
+/// empty boards and positions up to 4 moves in. From 6 moves in, where
+/// the side to move's loss is no longer the usual answer, alpha-beta
+/// proves the sign faster on both boards (docs/experiments.md).
+pub(super) const PROOF_SIGN_MIN_EMPTY: u32 = 44;
 
 /// Entries of that search's table (32 bytes each: 128 MiB, beside the
 /// solver's own table, its pages zeroed by the system as the search first
