@@ -147,3 +147,50 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
         }
     }
 }
+
+/// The journals of the long direct solves kept in `fixtures/journal`
+/// (`WxH.journal`) read back whole, and a finished one (11x4) proves the
+/// published score from its bounds in a few positions, as the kept record
+/// files do; an unfinished one (12x4) only reads back.
+#[test]
+fn kept_journals_read_back_and_prove_the_published_results() {
+    let dir = score4_testkit::fixtures::path("journal");
+    let copies = tempfile::tempdir().unwrap();
+    let mut proved = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("fixtures/journal") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_none_or(|e| e != "journal") {
+            continue;
+        }
+        let size = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let shape: score4::wide::Shape = size.parse().unwrap();
+        // The solver appends to its journal: it reads a copy.
+        let copy = copies.path().join(path.file_name().unwrap());
+        std::fs::copy(&path, &copy).unwrap();
+        let mut solver = score4::wide::Solver::new(shape, 4).unwrap();
+        solver.drop_book();
+        let loaded = solver.keep_journal(&copy, 1 << 22).unwrap();
+        assert_eq!(loaded.damaged, 0, "{size}: {loaded:?}");
+        assert!(loaded.bounds > 1000, "{size}: {loaded:?}");
+        if size != "11x4" {
+            continue;
+        }
+        let expected = score4_testkit::fixtures::published_results()
+            .into_iter()
+            .find(|((w, h), _)| format!("{w}x{h}") == size)
+            .map(|(_, e)| e);
+        // A deadline only bounds a broken journal's search; a sound one
+        // answers in a few positions.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let empty = score4::wide::Position::parse(&shape, "").unwrap();
+        let score = solver.solve_until(&empty, Some(deadline)).unwrap();
+        assert_eq!(score.ok(), expected, "{size}");
+        assert!(
+            solver.nodes() < 1000,
+            "{size}: {} positions",
+            solver.nodes()
+        );
+        proved.push(size);
+    }
+    assert_eq!(proved, ["11x4"]);
+}
