@@ -9,7 +9,10 @@
 //! it the side that just moved). The exact answer comes from the solver
 //! (a weak solve, no book, a 64 MiB table kept across positions). The
 //! cost of each static test is its time over the whole file, repeated
-//! REPEAT times (default 20), per position.
+//! REPEAT times (default 20), per position. The last two columns are the
+//! other side's claim (at least 0 with an even number, at most 0 with an
+//! odd one), which only the odd threat proves: how often it is true, and
+//! how often the rules prove it.
 //!
 //! `cargo run --release -p score4 --example allis_rules -- 7x6 FILE [--repeat REPEAT] [--no-exact]`
 
@@ -36,6 +39,16 @@ fn rules_prove<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     }
 }
 
+/// The other side's claim, which only Allis' odd threat proves: at least
+/// 0 with an even number of empty cells, at most 0 with an odd one.
+fn other_prove<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
+    if (W * H - p.moves_played() as usize).is_multiple_of(2) {
+        rules::mover_at_least_draws(p)
+    } else {
+        rules::mover_at_most_draws(p)
+    }
+}
+
 /// Counts for one number of empty cells.
 #[derive(Default)]
 struct Tally {
@@ -44,6 +57,8 @@ struct Tally {
     by_rules: usize,
     by_bounds: usize,
     by_either: usize,
+    other_true: usize,
+    other_by_rules: usize,
 }
 
 /// Nanoseconds per position of `test` over `positions`, `repeat` times.
@@ -88,37 +103,46 @@ fn measure<const W: usize, const H: usize>(lines: &[String], repeat: usize, exac
         t.by_rules += usize::from(by_rules);
         t.by_bounds += usize::from(by_bounds);
         t.by_either += usize::from(by_rules || by_bounds);
+        let other = other_prove(p);
+        t.other_by_rules += usize::from(other);
         if exact {
             let sign = solver.solve_weak(p);
             let holds = if even { sign <= 0 } else { sign >= 0 };
-            if (by_rules || by_bounds) && !holds {
+            let other_holds = if even { sign >= 0 } else { sign <= 0 };
+            if ((by_rules || by_bounds) && !holds) || (other && !other_holds) {
                 eprintln!("allis_rules: a wrong proof on {p:?}");
                 std::process::exit(1);
             }
             t.true_claims += usize::from(holds);
+            t.other_true += usize::from(other_holds);
         }
     }
     let solve_time = solve_start.elapsed();
     let pct = |n: usize, of: usize| 100.0 * n as f64 / of.max(1) as f64;
     println!(
-        "{W}x{H} empty positions true% rules% bounds% either% rules-ns bounds-ns (exact solves {:.1}s)",
+        "{W}x{H} empty positions true% rules% bounds% either% rules-ns bounds-ns other-true% other-rules% (exact solves {:.1}s)",
         solve_time.as_secs_f64()
     );
     for (empty, t) in &tallies {
         let ps = &by_empty[empty];
         let rules_ns = cost(ps, repeat, rules_prove);
         let bounds_ns = cost(ps, repeat, rules::bounds_prove);
-        let truth = if exact {
-            format!("{:.1}", pct(t.true_claims, t.positions))
-        } else {
-            "-".into()
+        let truth = |n| {
+            if exact {
+                format!("{:.1}", pct(n, t.positions))
+            } else {
+                "-".into()
+            }
         };
         println!(
-            "{W}x{H} {empty} {} {truth} {:.1} {:.1} {:.1} {rules_ns:.0} {bounds_ns:.0}",
+            "{W}x{H} {empty} {} {} {:.1} {:.1} {:.1} {rules_ns:.0} {bounds_ns:.0} {} {:.1}",
             t.positions,
+            truth(t.true_claims),
             pct(t.by_rules, t.positions),
             pct(t.by_bounds, t.positions),
             pct(t.by_either, t.positions),
+            truth(t.other_true),
+            pct(t.other_by_rules, t.positions),
         );
     }
 }

@@ -313,14 +313,15 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
                 return beta;
             }
         }
-        if tuning::RULES_EMPTY
+        if let Some((at_most, at_least)) = tuning::RULES_EMPTY
             .is_some_and(|(least, most)| (least..=most).contains(&(self.cells() - n)))
-            && rules_draw(&self.layout, p, alpha, beta)
+            .then(|| rules_draw(&self.layout, p, alpha, beta))
         {
             // A draw bounds the score from the side the window asked.
-            if (self.cells() - n) % 2 == 0 {
+            if at_most {
                 beta = beta.min(0);
-            } else {
+            }
+            if at_least {
                 alpha = alpha.max(0);
             }
             if alpha >= beta {
@@ -605,16 +606,15 @@ fn count_live(signals: &Signals) {
     signals.deadline_passed();
 }
 
-/// Whether Allis' rules prove a draw bound for `p` that narrows the
-/// window: at most 0 with an even number of empty cells, asked only when
-/// `beta > 0`; at least 0 with an odd one, asked only when `alpha < 0`.
+/// Which draw bounds Allis' rules prove for `p` that narrow the window:
+/// at most 0, asked only when `beta > 0`; at least 0, asked only when
+/// `alpha < 0`.
 /// Out of line: its arrays would otherwise swell every search frame.
 #[inline(never)]
-fn rules_draw<N: Node>(l: &N::Layout, p: &N, alpha: i32, beta: i32) -> bool {
+fn rules_draw<N: Node>(l: &N::Layout, p: &N, alpha: i32, beta: i32) -> (bool, bool) {
     let d = p.discs();
-    if (l.cells() - d.moves).is_multiple_of(2) {
-        beta > 0 && rules::controller_draws(l, d)
-    } else {
-        alpha < 0 && rules::mover_draws(l, d)
-    }
+    (
+        beta > 0 && rules::controller_draws(l, d),
+        alpha < 0 && rules::mover_draws(l, d),
+    )
 }

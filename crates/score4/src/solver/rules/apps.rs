@@ -48,6 +48,17 @@ impl<C: CellSet> Taken<C> {
         shadow: C::EMPTY,
     };
 
+    /// A column no application may use: an odd threat's (see
+    /// `controller_draws`).
+    pub(super) fn column(column: C) -> Taken<C> {
+        Taken {
+            used: column,
+            ce: column,
+            low: C::EMPTY,
+            shadow: C::EMPTY,
+        }
+    }
+
     /// Whether `a` can be played along with these.
     #[inline(always)]
     pub(super) fn admits(&self, a: &Application<C>) -> bool {

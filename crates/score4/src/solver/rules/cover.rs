@@ -11,11 +11,15 @@ use crate::layout::CellSet;
 /// The most nodes one search visits.
 const MAX_NODES: u32 = 2_000;
 
-/// Whether applications of `apps` that admit each other solve every
-/// group of `unsolved`.
-pub(super) fn covers<C: CellSet>(apps: &[Application<C>], unsolved: Groups) -> bool {
+/// Whether applications of `apps` that admit each other and `taken`
+/// solve every group of `unsolved`.
+pub(super) fn covers<C: CellSet>(
+    apps: &[Application<C>],
+    taken: Taken<C>,
+    unsolved: Groups,
+) -> bool {
     let mut budget = MAX_NODES;
-    search(apps, Taken::NONE, unsolved, &mut budget)
+    search(apps, taken, unsolved, &mut budget)
 }
 
 fn search<C: CellSet>(

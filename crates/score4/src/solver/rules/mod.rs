@@ -1,7 +1,8 @@
 //! Victor Allis' rule set (his program VICTOR, "A Knowledge-based
-//! Approach of Connect-Four", 1988) as a static test: with an even number
-//! of empty cells, whether the side that just moved (the "controller",
-//! who answers every move) at least draws. It is measured against the
+//! Approach of Connect-Four", 1988) as a static test: whether the side
+//! that just moved (the "controller", who answers every move) at least
+//! draws; with an odd number of empty cells only through an odd threat of
+//! its own. It is measured against the
 //! static bounds in `docs/experiments.md`; the search asks it only at the
 //! numbers of empty cells `tuning::RULES_EMPTY` names (none: it spares
 //! positions but costs more time than they take).
@@ -87,7 +88,9 @@
 //!
 //! Claimeven, baseinverse, vertical, aftereven, baseclaim, before,
 //! lowinverse, highinverse and specialbefore, each described where it is
-//! made, in `apps`, with the strategy that makes it hold. Two differ from
+//! made, in `apps`, with the strategy that makes it hold; and with an odd
+//! number of empty cells, Allis' odd threat, which gives the controller
+//! the column that the parity argument needs (in [`controller_draws`]). Two differ from
 //! Allis' wording, for the argument above: the inverses answer the
 //! mover's move on a lower cell on the cell on top of it (always
 //! playable), not in the other column; and highinverse leaves out the
@@ -104,7 +107,7 @@ mod tests;
 use crate::bitboard::Geometry;
 use crate::layout::{CellSet, Discs, Layout};
 use crate::position::Position;
-use apps::Applications;
+use apps::{Applications, Taken};
 
 /// The most groups of the mover's a position may have: up to 256, four
 /// words of bits. A 7x6 board has 69 lines of four, an 8x7 one 107.
@@ -131,10 +134,13 @@ impl Rules {
     pub(crate) const LOWINVERSE: Rules = Rules(64);
     pub(crate) const HIGHINVERSE: Rules = Rules(128);
     pub(crate) const SPECIALBEFORE: Rules = Rules(256);
-    pub(crate) const ALL: Rules = Rules(511);
+    /// The odd threat: the controller's zugzwang with an odd number of
+    /// empty cells (see [`controller_draws`]).
+    pub(crate) const ODD_THREAT: Rules = Rules(512);
+    pub(crate) const ALL: Rules = Rules(1023);
     /// Each rule alone, with its name.
     #[cfg(test)]
-    pub(crate) const EACH: [(Rules, &'static str); 9] = [
+    pub(crate) const EACH: [(Rules, &'static str); 10] = [
         (Rules::CLAIMEVEN, "claimeven"),
         (Rules::BASEINVERSE, "baseinverse"),
         (Rules::VERTICAL, "vertical"),
@@ -144,6 +150,7 @@ impl Rules {
         (Rules::LOWINVERSE, "lowinverse"),
         (Rules::HIGHINVERSE, "highinverse"),
         (Rules::SPECIALBEFORE, "specialbefore"),
+        (Rules::ODD_THREAT, "odd threat"),
     ];
 
     #[inline(always)]
@@ -158,14 +165,16 @@ impl Rules {
     }
 }
 
-/// Whether Allis' rules prove that the side to move of `p`, with an even
-/// number of empty cells, scores at most 0: the side that just moved at least draws.
+/// Whether Allis' rules prove that the side to move of `p` scores at most
+/// 0: the side that just moved at least draws. With an odd number of empty
+/// cells, only through an odd threat (see [`controller_draws`]).
 pub fn mover_at_most_draws<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     controller_draws(&Geometry::<W, H>, p.discs())
 }
 
-/// Whether Allis' rules prove that the side to move of `p`, with an odd
-/// number of empty cells, scores at least 0: it has a move after which the rules prove that.
+/// Whether Allis' rules prove that the side to move of `p` scores at least
+/// 0: it has a move after which [`mover_at_most_draws`] holds for the
+/// other side.
 pub fn mover_at_least_draws<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     mover_draws(&Geometry::<W, H>, p.discs())
 }
@@ -199,14 +208,24 @@ pub fn bounds_prove<const W: usize, const H: usize>(p: &Position<W, H>) -> bool 
 
 /// Whether the side that just moved at least draws in `p` by Allis' rules
 /// (all of them): the side to move then scores at most 0. False where the
-/// number of empty cells is odd, or where the rules find no proof.
+/// rules find no proof.
+///
+/// With an odd number of empty cells the parity argument of the module
+/// needs one column to hold an odd number when the controller is stuck:
+/// Allis' odd threat, the first player's zugzwang on 7x6. A threat of the
+/// controller's (a cell that makes its four) on an odd cell over an empty
+/// even one: the controller never plays the cell under it, and answers
+/// the mover's move there on the threat, winning. No application uses
+/// that column, so while the game goes on its playable cell is free or
+/// the one under the threat, from which an odd number of cells is empty;
+/// the mover's groups holding the threat or a cell above it are solved.
 pub(crate) fn controller_draws<L: Layout>(l: &L, p: Discs<L::Cells>) -> bool {
     controller_draws_with(l, p, Rules::ALL)
 }
 
-/// Whether the side to move at least draws in `p` (a score of at least 0)
-/// when the number of empty cells is odd: a move that wins at once, or
-/// one after which it is the controller of [`controller_draws`].
+/// Whether the side to move at least draws in `p` (a score of at least 0):
+/// a move that wins at once, or one after which it is the controller of
+/// [`controller_draws`].
 pub(crate) fn mover_draws<L: Layout>(l: &L, p: Discs<L::Cells>) -> bool {
     mover_draws_with(l, p, Rules::ALL)
 }
@@ -214,7 +233,7 @@ pub(crate) fn mover_draws<L: Layout>(l: &L, p: Discs<L::Cells>) -> bool {
 /// [`mover_draws`] with only `rules`.
 pub(crate) fn mover_draws_with<L: Layout>(l: &L, p: Discs<L::Cells>, rules: Rules) -> bool {
     let open = l.board() & !p.mask;
-    if open.count().is_multiple_of(2) {
+    if open.count().is_multiple_of(2) && !rules.has(Rules::ODD_THREAT) {
         return false;
     }
     let next = l.playable(p.mask);
@@ -234,7 +253,8 @@ pub(crate) fn mover_draws_with<L: Layout>(l: &L, p: Discs<L::Cells>, rules: Rule
 /// [`controller_draws`] with only `rules`.
 pub(crate) fn controller_draws_with<L: Layout>(l: &L, p: Discs<L::Cells>, rules: Rules) -> bool {
     let open = l.board() & !p.mask;
-    if !open.count().is_multiple_of(2) {
+    let even = open.count().is_multiple_of(2);
+    if !even && !rules.has(Rules::ODD_THREAT) {
         return false;
     }
     let mut groups = [L::Cells::EMPTY; MAX_GROUPS];
@@ -249,11 +269,30 @@ pub(crate) fn controller_draws_with<L: Layout>(l: &L, p: Discs<L::Cells>, rules:
     if !apps.make(l, p, groups, rules) {
         return false;
     }
-    let mut unsolved = [0u64; WORDS];
-    for g in 0..count {
-        unsolved[g / 64] |= 1 << (g % 64);
+    if even {
+        return cover::covers(apps.list(), Taken::NONE, solved_by(groups, L::Cells::EMPTY));
     }
-    cover::covers(apps.list(), unsolved)
+    // The controller's threats on an odd cell over an empty even one.
+    let under = open & even_cells(l);
+    let threats = l.winning_cells(p.opponent()) & open & (under << 1);
+    threats.cells().any(|threat| {
+        let column = l.column(l.column_of(threat));
+        // The mover never gets the threat or a cell above it; the cell
+        // under it can still complete a four of the mover's.
+        let dead = column & !threat.minus(L::Cells::ONE);
+        cover::covers(apps.list(), Taken::column(column), solved_by(groups, dead))
+    })
+}
+
+/// The groups not solved by holding a cell of `dead`, as a set.
+fn solved_by<C: CellSet>(groups: &[C], dead: C) -> Groups {
+    let mut unsolved = [0u64; WORDS];
+    for (g, &line) in groups.iter().enumerate() {
+        if (line & dead).is_empty() {
+            unsolved[g / 64] |= 1 << (g % 64);
+        }
+    }
+    unsolved
 }
 
 /// The even cells (see the module's parity): the rows of the claimeven
