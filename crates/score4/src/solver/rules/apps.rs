@@ -480,8 +480,9 @@ impl<C: CellSet> Applications<C> {
     /// columns an empty even cell (a "lower" cell, see the module's
     /// parity) and the `depth` empty cells on top of it. Until one lower
     /// cell is played the controller plays neither of them (the module's
-    /// strategy says why it always has another move), so the mover plays the first, and the controller answers on the cell on
-    /// top of it. After that:
+    /// strategy says why it always has another move), so the mover plays
+    /// the first, and the controller answers on the cell on top of it.
+    /// After that:
     ///
     /// - lowinverse: the other column's two cells are a vertical. The
     ///   controller gets one cell of each column and one of the two upper
