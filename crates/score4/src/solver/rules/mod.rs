@@ -2,10 +2,10 @@
 //! Approach of Connect-Four", 1988) as a static test: whether the side
 //! that just moved (the "controller", who answers every move) at least
 //! draws; with an odd number of empty cells only through an odd threat of
-//! its own. It is measured against the
-//! static bounds in `docs/experiments.md`; the search asks it only at the
-//! numbers of empty cells `tuning::RULES_EMPTY` names (none: it spares
-//! positions but costs more time than they take).
+//! its own. It is measured against the static bounds in
+//! `docs/experiments.md`; the search asks it only at the numbers of empty
+//! cells `tuning::RULES_EMPTY` names (none: it spares positions but costs
+//! more time than they take).
 //!
 //! ```
 //! use score4::solver::rules;
@@ -90,11 +90,11 @@
 //! lowinverse, highinverse and specialbefore, each described where it is
 //! made, in `apps`, with the strategy that makes it hold; and with an odd
 //! number of empty cells, Allis' odd threat, which gives the controller
-//! the column that the parity argument needs (in [`controller_draws`]). Two differ from
-//! Allis' wording, for the argument above: the inverses answer the
-//! mover's move on a lower cell on the cell on top of it (always
-//! playable), not in the other column; and highinverse leaves out the
-//! groups it solves only while a lower cell is playable.
+//! the column that the parity argument needs (in `controller_draws`).
+//! Two differ from Allis' wording, for the argument above: the inverses
+//! answer the mover's move on a lower cell on the cell on top of it
+//! (always playable), not in the other column; and highinverse leaves
+//! out the groups it solves only while a lower cell is playable.
 //!
 //! The sets are the layout's own, so any board whose groups number at
 //! most `MAX_GROUPS` (256) is covered; on larger boards the test answers no.
@@ -167,7 +167,7 @@ impl Rules {
 
 /// Whether Allis' rules prove that the side to move of `p` scores at most
 /// 0: the side that just moved at least draws. With an odd number of empty
-/// cells, only through an odd threat (see [`controller_draws`]).
+/// cells, only through an odd threat (see `controller_draws` in the source).
 pub fn mover_at_most_draws<const W: usize, const H: usize>(p: &Position<W, H>) -> bool {
     controller_draws(&Geometry::<W, H>, p.discs())
 }
