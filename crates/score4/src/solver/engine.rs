@@ -943,13 +943,9 @@ mod tests {
         let mut rng = Rng::new(0x57_68);
         let mut checked = 0;
         while checked < 8 {
-            let mut p = Position::<6, 8>::new();
-            while p.moves_played() < 8 && !p.is_game_over() {
-                let free: Vec<usize> = (0..6).filter(|&c| p.can_play(c)).collect();
-                p.play(free[rng.below(free.len() as u64) as usize]);
-            }
+            let (_, p) = crate::position::random_game::<6, 8>(&mut rng, 8);
             // A position with a win at once never reaches the sign probe.
-            if p.is_game_over() || p.can_win_next() {
+            if p.moves_played() < 8 || p.can_win_next() {
                 continue;
             }
             checked += 1;

@@ -226,10 +226,9 @@ pub(super) const PROOF_SIGN_MIN_EMPTY: u32 = 44;
 
 /// Entries of that search's table (32 bytes each: 128 MiB, beside the
 /// solver's own table, its pages zeroed by the system as the search first
-/// touches them): after 8x6's first moves 4 million took about the time of
-/// 16 million, and 100 million spent its time faulting pages in; 1 million
-/// (a default table's size) made the empty board's sign cost 812 million
-/// positions against 600 million (docs/experiments.md).
+/// touches them): far more spends its time faulting pages in, and a
+/// default table's size costs the empty board's sign more positions
+/// (docs/experiments.md).
 pub(super) const PROOF_ENTRIES: usize = 4 << 20;
 
 /// The least and the most empty cells at which the search asks Allis'
