@@ -120,8 +120,7 @@ fn all_cores() -> usize {
 struct BoardArg {
     /// Board size WIDTHxHEIGHT: width 4 to 16, height 4 or more, and
     /// width * (height + 1) at most 128. Every command takes every such
-    /// board; `--journal` takes those up to 64 bits. Columns past 9 are
-    /// written a to g. The empty board takes milliseconds up to 5x6
+    /// board. Columns past 9 are written a to g. The empty board takes milliseconds up to 5x6
     /// or 7x4, seconds to a minute up to 7x6 or 8x5, and more (hours for
     /// the largest) beyond: see the README.
     #[arg(long, value_name = "WxH", default_value = "7x6",

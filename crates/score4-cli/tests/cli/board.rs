@@ -9,6 +9,9 @@ use score4_testkit::naive::{late_game, Naive};
 use score4_testkit::reference::Reference;
 use score4_testkit::Rng;
 
+/// Moves played in the quiet 10x6 positions a journal is kept on.
+const QUIET_MOVES: u32 = 30;
+
 /// The published first-player scores of the small boards, from the fixture.
 fn published_small() -> Vec<(String, i32)> {
     fixtures::board_sizes()
@@ -172,9 +175,62 @@ fn boards_past_64_bits_solve_as_the_unpruned_negamax_says() {
             lines.as_bytes(),
         );
         assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
-        text(&o.stdout)
+        (text(&o.stdout), text(&o.stderr))
     };
-    assert_eq!(solve(&["--threads", "2"]), solve(&[]));
+    let (plain, _) = solve(&[]);
+    assert_eq!(solve(&["--threads", "2"]).0, plain);
+    // A journal there (70-bit keys), on quiet positions (no move gives
+    // the opponent a win at once), whose searches are long enough to be
+    // kept: kept, then read back by a second run with the same scores.
+    let shape = score4::wide::Shape::new(10, 6).unwrap();
+    let mut quiet = String::new();
+    while quiet.lines().count() < 3 {
+        let mut p = score4::wide::Position::new();
+        let mut moves = String::new();
+        while p.moves_played() < QUIET_MOVES {
+            let safe: Vec<usize> = (0..10)
+                .filter(|&c| p.can_play(&shape, c) && !p.after(&shape, c).can_win_next(&shape))
+                .collect();
+            let Some(&col) = safe.get(rng.index(safe.len().max(1))) else {
+                break;
+            };
+            p.play(&shape, col);
+            moves.push(score4::wide::notation::character(col + 1).unwrap());
+        }
+        if p.moves_played() == QUIET_MOVES && !p.can_win_next(&shape) {
+            quiet.push_str(&moves);
+            quiet.push('\n');
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal");
+    let journal = journal.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", "--board", "10x6", "--stats"];
+        args.extend(extra);
+        let o = score4_testkit::cli::run_with_input(
+            env!("CARGO_BIN_EXE_score4"),
+            &args,
+            quiet.as_bytes(),
+        );
+        assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
+        let scores: Vec<String> = text(&o.stdout)
+            .lines()
+            .map(|line| line.split(' ').take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        (scores, text(&o.stderr))
+    };
+    let (quiet_scores, _) = run(&[]);
+    let keep = ["--journal", journal, "--journal-min-work", "1000"];
+    assert_eq!(run(&keep).0, quiet_scores);
+    let (again, said) = run(&keep);
+    assert_eq!(again, quiet_scores);
+    let read: usize = said
+        .split_once("journal: ")
+        .and_then(|(_, rest)| rest.split_once(": "))
+        .and_then(|(_, rest)| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(read > 0 && said.contains(" 0 damaged"), "{said}");
     let o = score4(&["solve", "--board", "10x6", "--timeout", "0.3", ""]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
     let line = text(&o.stdout);
@@ -184,25 +240,13 @@ fn boards_past_64_bits_solve_as_the_unpruned_negamax_says() {
         .and_then(|(l, u)| Some((l.trim().parse::<i32>().ok()?, u.parse::<i32>().ok()?)))
         .unwrap_or_else(|| panic!("no bounds: {line:?}"));
     assert!(lower < upper && lower >= -30 && upper <= 30, "{line}");
-    // A book there is read (this one is missing); no journal there, so
-    // far: said, not ignored.
-    for (option, words) in [
-        (["--book", "x.book"], "cannot read 'x.book'"),
-        (
-            ["--journal", "x.journal"],
-            "10x6: journals are kept on boards up to 64 bits",
-        ),
-    ] {
-        let mut args = vec!["solve", "--board", "10x6"];
-        args.extend(option);
-        args.push("1");
-        let o = score4(&args);
-        assert_eq!(o.status.code(), Some(2), "{option:?}");
-        let err = text(&o.stderr);
-        assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(words), "{err}");
-        assert!(!std::path::Path::new(option[1]).exists());
-    }
+    // A book there is read (this one is missing): said, not ignored.
+    let o = score4(&["solve", "--board", "10x6", "--book", "x.book", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("cannot read 'x.book'"), "{err}");
+    assert!(!std::path::Path::new("x.book").exists());
 }
 
 #[test]

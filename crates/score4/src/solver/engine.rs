@@ -467,20 +467,14 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         self.stop.clone()
     }
 
-    /// See [`Solver::keep_journal`]: only for boards whose keys are 64
-    /// bits.
+    /// See [`Solver::keep_journal`].
     pub(crate) fn keep_journal(
         &mut self,
         path: &Path,
         min_work: u64,
     ) -> Result<JournalLoaded, JournalError> {
-        if self.key_bits > 64 {
-            return Err(JournalError::PastSixtyFourBits {
-                width: self.width,
-                height: self.height,
-            });
-        }
-        let (journal, loaded) = Journal::open(path, self.width, self.height, min_work)?;
+        let (journal, loaded) =
+            Journal::open(path, self.width, self.height, self.key_bits, min_work)?;
         self.journal = Some(journal);
         self.journal_in_table = false;
         Ok(loaded)

@@ -53,14 +53,6 @@ pub enum JournalError {
         /// This solver's height.
         height: usize,
     },
-    /// A board whose keys are wider than a journal's 64 bits.
-    #[error("{width}x{height}: journals are kept on boards up to 64 bits so far")]
-    PastSixtyFourBits {
-        /// This solver's width.
-        width: usize,
-        /// This solver's height.
-        height: usize,
-    },
     /// Reading or writing the file failed.
     #[error("{path}: {source}")]
     Io {
@@ -115,6 +107,8 @@ pub(super) struct Journal {
     path: String,
     width: usize,
     cells: usize,
+    /// Bits of the board's keys: a line whose key has more is damaged.
+    key_bits: u32,
     /// Searches of at least this many positions are kept.
     pub(super) min_work: u64,
     state: Mutex<State>,
@@ -123,18 +117,20 @@ pub(super) struct Journal {
 struct State {
     file: File,
     /// Every bound kept, by key, merged.
-    bounds: HashMap<u64, Kept>,
+    bounds: HashMap<u128, Kept>,
     /// The first write that failed; nothing more is written after it.
     error: Option<io::Error>,
 }
 
 impl Journal {
     /// Opens (or creates) the journal at `path` for the `width` x
-    /// `height` board, and reads what it holds.
+    /// `height` board, whose keys have `key_bits` bits, and reads what it
+    /// holds.
     pub(super) fn open(
         path: &Path,
         width: usize,
         height: usize,
+        key_bits: u32,
         min_work: u64,
     ) -> Result<(Journal, JournalLoaded), JournalError> {
         let quoted_path = quoted_path(path);
@@ -153,6 +149,7 @@ impl Journal {
             path: quoted_path.clone(),
             width,
             cells: width * height,
+            key_bits,
             min_work,
             state: Mutex::new(State {
                 file,
@@ -228,13 +225,15 @@ impl Journal {
 
     /// A line's key and bound, if its checksum holds and its fields make
     /// sense on this board.
-    fn read_line(&self, line: &str) -> Option<(u64, Kept)> {
+    fn read_line(&self, line: &str) -> Option<(u128, Kept)> {
         let (text, check) = line.rsplit_once(' ')?;
         if check.len() != 16 || u64::from_str_radix(check, 16).ok()? != self.check(text) {
             return None;
         }
         let mut fields = text.split(' ');
-        let key = u64::from_str_radix(fields.next()?, 16).ok()?;
+        let key = u128::from_str_radix(fields.next()?, 16)
+            .ok()
+            .filter(|key| key.checked_shr(self.key_bits).unwrap_or(0) == 0)?;
         let moves: u32 = fields.next()?.parse().ok()?;
         let lower: i32 = fields.next()?.parse().ok()?;
         let upper: i32 = fields.next()?.parse().ok()?;
@@ -263,7 +262,7 @@ impl Journal {
 
     /// Keeps a proven bound: in memory, and on disk unless a write has
     /// failed already.
-    pub(super) fn keep(&self, key: u64, kept: Kept) {
+    pub(super) fn keep(&self, key: u128, kept: Kept) {
         let best = kept.best.map_or("-".to_string(), |c| c.to_string());
         let text = format!(
             "{key:x} {} {} {} {best} {}",
@@ -280,7 +279,7 @@ impl Journal {
     }
 
     /// Every bound kept, by key.
-    pub(super) fn each(&self, mut f: impl FnMut(u64, Kept)) {
+    pub(super) fn each(&self, mut f: impl FnMut(u128, Kept)) {
         for (&key, &kept) in &self.state().bounds {
             f(key, kept);
         }
@@ -295,9 +294,41 @@ impl Journal {
     }
 }
 
-fn merge(bounds: &mut HashMap<u64, Kept>, key: u64, kept: Kept) {
+fn merge(bounds: &mut HashMap<u128, Kept>, key: u128, kept: Kept) {
     bounds
         .entry(key)
         .and_modify(|old| *old = old.merged(kept))
         .or_insert(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A key with a bit past the board's key bits is damage, whatever its
+    /// checksum says: the table of a smaller board cannot hold it.
+    #[test]
+    fn keys_past_the_boards_bits_are_damage() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let kept = Kept {
+            moves: 3,
+            lower: -2,
+            upper: 2,
+            best: Some(1),
+            work: 5_000,
+        };
+        for key_bits in [20, 64, 66] {
+            std::fs::remove_file(&path).ok();
+            let (journal, _) = Journal::open(&path, 4, 4, key_bits, 1_000).unwrap();
+            journal.keep((1 << key_bits) - 1, kept);
+            journal.keep(1 << key_bits, kept);
+            drop(journal);
+            let (again, loaded) = Journal::open(&path, 4, 4, key_bits, 1_000).unwrap();
+            assert_eq!((loaded.bounds, loaded.damaged), (1, 1), "{key_bits} bits");
+            let mut keys = Vec::new();
+            again.each(|key, _| keys.push(key));
+            assert_eq!(keys, [(1 << key_bits) - 1], "{key_bits} bits");
+        }
+    }
 }

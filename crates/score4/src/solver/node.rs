@@ -24,11 +24,11 @@ pub(crate) trait Key: Copy + Eq + Default + Debug + Send + Sync {
     /// are in: two keys may share one (a thread then puts off a move it
     /// need not have), never the other way round.
     fn mark(self) -> u64;
-    /// The key as the journal keeps it, in 64 bits: a journal is kept
-    /// only on boards whose keys fit in them (see `Engine::keep_journal`).
-    fn in_journal(self) -> u64;
-    /// The key of a journal's line.
-    fn from_journal(key: u64) -> Self;
+    /// The key as the journal keeps it, the same number on every board.
+    fn in_journal(self) -> u128;
+    /// The key of a journal's line, which the journal has checked fits
+    /// the board's key bits.
+    fn from_journal(key: u128) -> Self;
 }
 
 impl Key for u64 {
@@ -38,12 +38,12 @@ impl Key for u64 {
     }
 
     #[inline(always)]
-    fn in_journal(self) -> u64 {
-        self
+    fn in_journal(self) -> u128 {
+        self.into()
     }
 
-    fn from_journal(key: u64) -> Self {
-        key
+    fn from_journal(key: u128) -> Self {
+        key as u64
     }
 }
 
@@ -54,13 +54,12 @@ impl Key for u128 {
     }
 
     #[inline(always)]
-    fn in_journal(self) -> u64 {
-        debug_assert!(self <= u64::MAX.into(), "a journal's board has 64-bit keys");
-        self as u64
+    fn in_journal(self) -> u128 {
+        self
     }
 
-    fn from_journal(key: u64) -> Self {
-        key.into()
+    fn from_journal(key: u128) -> Self {
+        key
     }
 }
 

@@ -30,7 +30,7 @@ use crate::solver::{
 /// [`Solver`](crate::Solver), with the same methods, on positions of this
 /// module. A compiled size runs its compiled search (unless made with
 /// [`as_data`](Self::as_data)); any other runs the search of sizes as
-/// data, which has neither book nor journal yet.
+/// data.
 ///
 /// ```
 /// use score4::wide::{Position, Shape, Solver};

@@ -283,3 +283,60 @@ fn small_wide_boards_match_the_published_results() {
         assert!(expected.abs() <= score::best(shape.cells()));
     }
 }
+
+/// A journal past 64 bits: bounds kept while solving positions of 13x4
+/// (65-bit keys) serve a new solver (a new process) from the journal,
+/// which gives the same scores for a fraction of the search. Both edge
+/// columns are full in every position, so that every key kept, the
+/// mirror image's too, uses the 65th bit.
+#[test]
+fn journals_past_64_bits_keep_whole_keys() {
+    let shape = Shape::new(13, 4).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    let mut rng = Rng::new(0x10_0A4);
+    let mut plain = wide::Solver::new(shape, 4).unwrap();
+    let mut positions = Vec::new();
+    while positions.len() < 16 {
+        let mut p = wide::Position::parse(&shape, "1dd11dd1").unwrap();
+        let mut moves = String::from("1dd11dd1");
+        let empty = 22 + rng.index(5);
+        while 52 - (p.moves_played() as usize) > empty {
+            let col = 1 + rng.index(11);
+            if p.can_play(&shape, col) && !p.is_winning_move(&shape, col) {
+                p.play(&shape, col);
+                moves.push(notation::character(col + 1).unwrap());
+            }
+        }
+        if p.ending(&shape).is_some() || p.can_win_next(&shape) {
+            continue;
+        }
+        plain.clear_table();
+        positions.push((p, plain.solve(&p).unwrap(), moves));
+    }
+    let mut first = wide::Solver::new(shape, 4).unwrap();
+    first.keep_journal(&path, 1_000).unwrap();
+    for (p, score, moves) in &positions {
+        assert_eq!(first.solve(p), Ok(*score), "{moves}");
+    }
+    let cold = first.nodes();
+    assert_eq!(first.journal_error().map(|e| e.to_string()), None);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let keys: Vec<u128> = text
+        .lines()
+        .skip(1)
+        .map(|line| u128::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap())
+        .collect();
+    assert!(keys.len() > 20, "{} bounds kept", keys.len());
+    assert!(
+        keys.iter().all(|key| key >> 64 == 1),
+        "a key lost its 65th bit"
+    );
+    let mut again = wide::Solver::new(shape, 4).unwrap();
+    let loaded = again.keep_journal(&path, 1_000).unwrap();
+    assert_eq!((loaded.bounds, loaded.damaged), (keys.len(), 0));
+    for (p, score, moves) in positions.iter().rev() {
+        assert_eq!(again.solve(p), Ok(*score), "{moves}");
+    }
+    assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
+}
