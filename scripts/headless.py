@@ -94,11 +94,26 @@ class Chromium:
         os.close(from_browser_w)
         self.buf = b""
         self.next_id = 0
-        target = self.call("Target.createTarget", url="about:blank")["targetId"]
-        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.console = []
+        self.target = None
+        self.new_tab()
+
+    def new_tab(self, size=None):
+        """Drives a new tab in place of the one before: a page with no
+        history and nothing left of the last one, as in a browser just
+        started, for a fraction of a start's cost. `size` ("W,H") sets
+        its viewport."""
+        old = self.target
+        self.target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=self.target, flatten=True)["sessionId"]
         self.call("Page.enable", session=True)
         self.call("Runtime.enable", session=True)
-        self.console = []
+        if size:
+            width, height = map(int, size.split(","))
+            self.call("Emulation.setDeviceMetricsOverride", session=True, width=width, height=height,
+                      deviceScaleFactor=1, mobile=False)
+        if old:
+            self.call("Target.closeTarget", targetId=old)
 
     def _read(self):
         while b"\0" not in self.buf:
