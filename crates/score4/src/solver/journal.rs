@@ -318,13 +318,15 @@ mod tests {
             best: Some(1),
             work: 5_000,
         };
-        for key_bits in [20, 64, 66] {
+        // 4x4, 8x7 and 6x10: keys of 20, 64 and 66 bits.
+        for (width, height) in [(4, 4), (8, 7), (6, 10)] {
+            let key_bits = (width * (height + 1)) as u32;
             std::fs::remove_file(&path).ok();
-            let (journal, _) = Journal::open(&path, 4, 4, key_bits, 1_000).unwrap();
+            let (journal, _) = Journal::open(&path, width, height, key_bits, 1_000).unwrap();
             journal.keep((1 << key_bits) - 1, kept);
             journal.keep(1 << key_bits, kept);
             drop(journal);
-            let (again, loaded) = Journal::open(&path, 4, 4, key_bits, 1_000).unwrap();
+            let (again, loaded) = Journal::open(&path, width, height, key_bits, 1_000).unwrap();
             assert_eq!((loaded.bounds, loaded.damaged), (1, 1), "{key_bits} bits");
             let mut keys = Vec::new();
             again.each(|key, _| keys.push(key));
