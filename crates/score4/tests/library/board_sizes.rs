@@ -155,7 +155,7 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
-    const FINISHED: [&str; 2] = ["11x4", "5x12"];
+    const FINISHED: [&str; 3] = ["11x4", "5x12", "6x10"];
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
     let mut proved = Vec::new();
