@@ -166,71 +166,8 @@ fn boards_past_64_bits_solve_as_the_unpruned_negamax_says() {
             lines.push('\n');
         }
     }
-    let solve = |extra: &[&str]| {
-        let mut args = vec!["solve", "--board", "10x6"];
-        args.extend(extra);
-        let o = score4_testkit::cli::run_with_input(
-            env!("CARGO_BIN_EXE_score4"),
-            &args,
-            lines.as_bytes(),
-        );
-        assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
-        (text(&o.stdout), text(&o.stderr))
-    };
-    let (plain, _) = solve(&[]);
-    assert_eq!(solve(&["--threads", "2"]).0, plain);
-    // A journal there (70-bit keys), on quiet positions (no move gives
-    // the opponent a win at once), whose searches are long enough to be
-    // kept: kept, then read back by a second run with the same scores.
-    let shape = score4::wide::Shape::new(10, 6).unwrap();
-    let mut quiet = String::new();
-    while quiet.lines().count() < 3 {
-        let mut p = score4::wide::Position::new();
-        let mut moves = String::new();
-        while p.moves_played() < QUIET_MOVES {
-            let safe: Vec<usize> = (0..10)
-                .filter(|&c| p.can_play(&shape, c) && !p.after(&shape, c).can_win_next(&shape))
-                .collect();
-            let Some(&col) = safe.get(rng.index(safe.len().max(1))) else {
-                break;
-            };
-            p.play(&shape, col);
-            moves.push(score4::wide::notation::character(col + 1).unwrap());
-        }
-        if p.moves_played() == QUIET_MOVES && !p.can_win_next(&shape) {
-            quiet.push_str(&moves);
-            quiet.push('\n');
-        }
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let journal = dir.path().join("journal");
-    let journal = journal.to_str().unwrap();
-    let run = |extra: &[&str]| {
-        let mut args = vec!["solve", "--board", "10x6", "--stats"];
-        args.extend(extra);
-        let o = score4_testkit::cli::run_with_input(
-            env!("CARGO_BIN_EXE_score4"),
-            &args,
-            quiet.as_bytes(),
-        );
-        assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
-        let scores: Vec<String> = text(&o.stdout)
-            .lines()
-            .map(|line| line.split(' ').take(2).collect::<Vec<_>>().join(" "))
-            .collect();
-        (scores, text(&o.stderr))
-    };
-    let (quiet_scores, _) = run(&[]);
-    let keep = ["--journal", journal, "--journal-min-work", "1000"];
-    assert_eq!(run(&keep).0, quiet_scores);
-    let (again, said) = run(&keep);
-    assert_eq!(again, quiet_scores);
-    let read: usize = said
-        .split_once("journal: ")
-        .and_then(|(_, rest)| rest.split_once(": "))
-        .and_then(|(_, rest)| rest.split(' ').next()?.parse().ok())
-        .unwrap_or_else(|| panic!("{said}"));
-    assert!(read > 0 && said.contains(" 0 damaged"), "{said}");
+    let plain = solve_10x6(&lines, &[]).0;
+    assert_eq!(solve_10x6(&lines, &["--threads", "2"]).0, plain);
     let o = score4(&["solve", "--board", "10x6", "--timeout", "0.3", ""]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
     let line = text(&o.stdout);
@@ -363,4 +300,66 @@ fn bench_checks_labelled_positions_of_another_size() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("no default fixture sets for 5x4"));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `score4 solve --board 10x6 EXTRA` with `input` on stdin: its output and
+/// its errors, once it has succeeded.
+fn solve_10x6(input: &str, extra: &[&str]) -> (String, String) {
+    let mut args = vec!["solve", "--board", "10x6"];
+    args.extend(extra);
+    let o =
+        score4_testkit::cli::run_with_input(env!("CARGO_BIN_EXE_score4"), &args, input.as_bytes());
+    assert!(o.status.success(), "{extra:?}: {}", text(&o.stderr));
+    (text(&o.stdout), text(&o.stderr))
+}
+
+/// A journal past 64 bits (10x6's keys have 70), on quiet positions (no
+/// move gives the opponent a win at once) whose searches are long enough
+/// to be kept: kept by one run, read back by a second with the same scores.
+#[test]
+fn a_journal_past_64_bits_is_kept_and_read_back() {
+    let mut rng = Rng::new(0x10_0A5);
+    let shape = score4::wide::Shape::new(10, 6).unwrap();
+    let mut quiet = String::new();
+    while quiet.lines().count() < 3 {
+        let mut p = score4::wide::Position::new();
+        let mut moves = String::new();
+        while p.moves_played() < QUIET_MOVES {
+            let safe: Vec<usize> = (0..10)
+                .filter(|&c| p.can_play(&shape, c) && !p.after(&shape, c).can_win_next(&shape))
+                .collect();
+            let Some(&col) = safe.get(rng.index(safe.len().max(1))) else {
+                break;
+            };
+            p.play(&shape, col);
+            moves.push(score4::wide::notation::character(col + 1).unwrap());
+        }
+        if p.moves_played() == QUIET_MOVES && !p.can_win_next(&shape) {
+            quiet.push_str(&moves);
+            quiet.push('\n');
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal");
+    let journal = journal.to_str().unwrap();
+    // MOVES SCORE of each line, without --stats' counts and times.
+    let run = |extra: &[&str]| {
+        let (out, err) = solve_10x6(&quiet, &[&["--stats"], extra].concat());
+        let scores: Vec<String> = out
+            .lines()
+            .map(|line| line.split(' ').take(2).collect::<Vec<_>>().join(" "))
+            .collect();
+        (scores, err)
+    };
+    let (quiet_scores, _) = run(&[]);
+    let keep = ["--journal", journal, "--journal-min-work", "1000"];
+    assert_eq!(run(&keep).0, quiet_scores);
+    let (again, said) = run(&keep);
+    assert_eq!(again, quiet_scores);
+    let read: usize = said
+        .split_once("journal: ")
+        .and_then(|(_, rest)| rest.split_once(": "))
+        .and_then(|(_, rest)| rest.split(' ').next()?.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(read > 0 && said.contains(" 0 damaged"), "{said}");
 }
