@@ -151,7 +151,7 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// The journals of the long direct solves kept in `fixtures/journal`
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
-/// files do; an unfinished one (12x4) only reads back.
+/// files do; an unfinished one (12x4, 5x13, 4x17) only reads back.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
