@@ -151,11 +151,13 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// The journals of the long direct solves kept in `fixtures/journal`
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
-/// files do; an unfinished one (12x4, 5x13, 4x17) only reads back.
+/// files do (an unpublished one, 4x17, settles its score as quickly);
+/// an unfinished one (12x4, 5x13) only reads back.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
-    const FINISHED: [&str; 3] = ["11x4", "5x12", "6x10"];
+    /// 4x17 is unpublished: its journal must settle it all the same.
+    const FINISHED: [&str; 4] = ["11x4", "5x12", "6x10", "4x17"];
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
     let mut proved = Vec::new();
@@ -186,7 +188,10 @@ fn kept_journals_read_back_and_prove_the_published_results() {
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         let empty = score4::wide::Position::parse(&shape, "").unwrap();
         let score = solver.solve_until(&empty, Some(deadline)).unwrap();
-        assert_eq!(score.ok(), expected, "{size}");
+        assert!(score.is_ok(), "{size}: {score:?}");
+        if expected.is_some() {
+            assert_eq!(score.ok(), expected, "{size}");
+        }
         assert!(
             solver.nodes() < 1000,
             "{size}: {} positions",
