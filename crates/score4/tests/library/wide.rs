@@ -302,11 +302,18 @@ fn journals_past_64_bits_keep_whole_keys() {
         let mut moves = String::from("1dd11dd1");
         let empty = 22 + rng.index(5);
         while 52 - (p.moves_played() as usize) > empty {
-            let col = 1 + rng.index(11);
-            if p.can_play(&shape, col) && !p.is_winning_move(&shape, col) {
-                p.play(&shape, col);
-                moves.push(notation::character(col + 1).unwrap());
-            }
+            let open: Vec<usize> = (1..12)
+                .filter(|&c| p.can_play(&shape, c) && !p.is_winning_move(&shape, c))
+                .collect();
+            // No move left but a win: a game to draw again.
+            let Some(&col) = open.get(rng.index(open.len().max(1))) else {
+                break;
+            };
+            p.play(&shape, col);
+            moves.push(notation::character(col + 1).unwrap());
+        }
+        if 52 - (p.moves_played() as usize) > empty {
+            continue;
         }
         if p.ending(&shape).is_some() || p.can_win_next(&shape) {
             continue;
