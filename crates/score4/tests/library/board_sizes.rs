@@ -152,7 +152,7 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
 /// files do (an unpublished one, 4x17, settles its score as quickly);
-/// an unfinished one (12x4) only reads back.
+/// an unfinished one (12x4, 4x16) only reads back.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
