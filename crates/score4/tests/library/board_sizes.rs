@@ -116,10 +116,14 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let (size, depth) = name.split_once("-d").expect("WxH-dDEPTH.records");
         let depth: u32 = depth.parse().unwrap();
-        let expected = score4_testkit::fixtures::published_results()
+        let published = score4_testkit::fixtures::published_results()
             .into_iter()
             .find(|((w, h), _)| format!("{w}x{h}") == size)
             .map(|(_, e)| e);
+        let found_here = UNPUBLISHED.iter().find(|(s, _)| *s == size);
+        // A size is either published or found here, never both.
+        assert_ne!(published.is_some(), found_here.is_some(), "{size}");
+        let expected = published.or(found_here.map(|&(_, score)| score));
         let settled = settled_by_records(size.parse().unwrap(), &path, depth);
         if let Some(score) = settled {
             assert_eq!(Some(score), expected, "{name}");
@@ -151,15 +155,15 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// The journals of the long direct solves kept in `fixtures/journal`
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
-/// files do (an unpublished one, 4x17, settles its score as quickly);
-/// an unfinished one (12x4, 4x16) only reads back.
+/// files do (the unpublished ones, 4x16 and 4x17, the score found here);
+/// an unfinished one (12x4) only reads back.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
-    const FINISHED: [&str; 5] = ["11x4", "5x12", "5x13", "6x10", UNPUBLISHED];
-    /// The one of them nobody has published: its journal must settle it
-    /// all the same.
-    const UNPUBLISHED: &str = "4x17";
+    const FINISHED: [&str; 6] = ["11x4", "5x12", "5x13", "6x10", "4x16", "4x17"];
+    /// The ones of them nobody has published, with the score found here
+    /// (README.md, docs/board-sizes.md): their journals must settle it.
+    const UNPUBLISHED: [(&str, i32); 2] = [("4x16", 0), ("4x17", 0)];
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
     let mut proved = Vec::new();
@@ -181,21 +185,21 @@ fn kept_journals_read_back_and_prove_the_published_results() {
         if !FINISHED.contains(&size.as_str()) {
             continue;
         }
-        let expected = score4_testkit::fixtures::published_results()
+        let published = score4_testkit::fixtures::published_results()
             .into_iter()
             .find(|((w, h), _)| format!("{w}x{h}") == size)
             .map(|(_, e)| e);
+        let found_here = UNPUBLISHED.iter().find(|(s, _)| *s == size);
+        // A size is either published or found here, never both.
+        assert_ne!(published.is_some(), found_here.is_some(), "{size}");
+        let expected = published.or(found_here.map(|&(_, score)| score));
         // A deadline only bounds a broken journal's search; a sound one
         // answers in a few positions.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         let empty = score4::wide::Position::parse(&shape, "").unwrap();
         let score = solver.solve_until(&empty, Some(deadline)).unwrap();
         assert!(score.is_ok(), "{size}: {score:?}");
-        // Only a size nobody has published goes without the check.
-        assert_eq!(expected.is_none(), size == UNPUBLISHED, "{size}");
-        if expected.is_some() {
-            assert_eq!(score.ok(), expected, "{size}");
-        }
+        assert_eq!(score.ok(), expected, "{size}");
         assert!(
             solver.nodes() < 1000,
             "{size}: {} positions",
