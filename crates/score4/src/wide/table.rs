@@ -284,17 +284,50 @@ impl crate::solver::Store for Table {
 mod tests {
     use super::*;
 
+    /// The key whose scrambled value is `scrambled`: the multiplier's
+    /// inverse modulo `2^128`, by Newton's iteration (an odd number is its
+    /// own inverse to 3 bits, and each step doubles the bits).
+    fn unscramble(scrambled: u128) -> u128 {
+        let mut inverse = SCRAMBLE;
+        for _ in 0..6 {
+            inverse = inverse.wrapping_mul(2u128.wrapping_sub(SCRAMBLE.wrapping_mul(inverse)));
+        }
+        assert_eq!(SCRAMBLE.wrapping_mul(inverse), 1);
+        scrambled.wrapping_mul(inverse)
+    }
+
     #[test]
     fn keys_are_never_confused() {
-        // A table far smaller than the keys: every key still reads back
-        // only what was stored for it.
+        // A table far smaller than the keys, and keys crowded into a few
+        // buckets (the scramble inverted), which evict one another: every
+        // key reads back only what was stored for it, or nothing. (Spread
+        // over the whole table, the 128-bit layout's gibibyte was written
+        // page by page: seconds of the system's time for nothing more.)
         for layout_bits in [20, 64, 70, 105, 128] {
             let t = Table::with_mb(0, layout_bits).unwrap();
             assert!(t.index_bits >= Table::min_index_bits(layout_bits));
             let mut rng = crate::rng::Rng::new(layout_bits as u64);
             let mask = u128::MAX >> (128 - layout_bits);
+            let check_bits = layout_bits - t.index_bits;
+            let buckets = 1u128 << t.index_bits;
+            let mut stored = Vec::new();
+            let mut crowded = std::collections::HashSet::new();
             for i in 0..5000 {
-                let key = (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
+                let random = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
+                // The first, the last and six buckets between, two keys in
+                // turn in each: the second's check the first's with its
+                // top bit flipped, which only the whole check tells apart.
+                let bucket = ((i / 2) % 8) as u128 * (buckets - 1) / 7;
+                crowded.insert(bucket);
+                let check = match (check_bits, stored.last()) {
+                    (0, _) => 0,
+                    (_, Some(&(previous, _))) if i % 2 == 1 => {
+                        t.slot(previous).1 ^ 1 << (check_bits - 1)
+                    }
+                    _ => random & (u128::MAX >> (128 - check_bits)),
+                };
+                let key = unscramble(bucket << check_bits | check) & mask;
+                assert_eq!(t.slot(key), (bucket as usize * BUCKET_WORDS, check));
                 let known = Bounds {
                     lower: (i % 50) - 40,
                     upper: (i % 50) - 30,
@@ -303,7 +336,30 @@ mod tests {
                 t.put(key, 0, known);
                 assert_eq!(t.get(key), Some(known));
                 assert_eq!(t.get(key ^ 1), None, "{layout_bits} {key:#x}");
+                if let Some(&(previous, was)) = stored.last() {
+                    let found = t.get(previous);
+                    assert!(
+                        found.is_none() || found == Some(was),
+                        "{layout_bits} {previous:#x}"
+                    );
+                }
+                stored.push((key, known));
             }
+            // The latest bounds of each key (a small layout draws some
+            // twice), newest first.
+            let mut seen = std::collections::HashSet::new();
+            let mut kept = 0;
+            for (key, known) in stored.iter().rev() {
+                if !seen.insert(*key) {
+                    continue;
+                }
+                if let Some(found) = t.get(*key) {
+                    assert_eq!(found, *known, "{layout_bits} {key:#x}");
+                    kept += 1;
+                }
+            }
+            // Two entries a bucket: the last key of each crowded bucket is there.
+            assert!(kept >= crowded.len(), "{layout_bits}: {kept}");
         }
     }
 
