@@ -81,7 +81,11 @@ impl Table {
             .checked_shl(index_bits)
             .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
         let entries = zeroed::<AtomicU64>(words)?;
-        ask_for_huge_pages(&entries);
+        // Not where the check's width raised the table (see
+        // `ask_for_huge_pages`).
+        if index_bits <= bits {
+            ask_for_huge_pages(&entries);
+        }
         Ok(Table {
             entries,
             layout_bits,
@@ -361,6 +365,47 @@ mod tests {
             // Two entries a bucket: the last key of each crowded bucket is there.
             assert!(kept >= crowded.len(), "{layout_bits}: {kept}");
         }
+    }
+
+    /// Whether the kernel was asked to back `entries` with huge pages: the
+    /// flag `hg` of their mapping in `/proc/self/smaps`.
+    #[cfg(target_os = "linux")]
+    fn asked_for_huge_pages(entries: &[AtomicU64]) -> bool {
+        let at = entries.as_ptr() as usize + std::mem::size_of_val(entries) / 2;
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut inside = false;
+        for line in smaps.lines() {
+            if let Some((range, _)) = line.split_once(' ') {
+                if let Some((from, to)) = range.split_once('-') {
+                    if let (Ok(from), Ok(to)) = (
+                        usize::from_str_radix(from, 16),
+                        usize::from_str_radix(to, 16),
+                    ) {
+                        inside = (from..to).contains(&at);
+                        continue;
+                    }
+                }
+            }
+            if inside && line.starts_with("VmFlags:") {
+                return line.split_whitespace().any(|f| f == "hg");
+            }
+        }
+        panic!("no mapping holds the table");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn huge_pages_only_at_the_size_asked_for() {
+        // 64 MiB asked on a 100-bit layout: that size.
+        let asked = Table::with_mb(64, 100).unwrap();
+        assert_eq!(asked.bytes(), 64 << 20);
+        // A kernel without transparent huge pages refuses the request.
+        let kernel_has_them = std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists();
+        assert_eq!(asked_for_huge_pages(&asked.entries), kernel_has_them);
+        // 16 MiB asked on a 128-bit layout: raised to 1 GiB, not asked.
+        let raised = Table::with_mb(16, 128).unwrap();
+        assert_eq!(raised.bytes(), 1 << 30);
+        assert!(!asked_for_huge_pages(&raised.entries));
     }
 
     #[test]
