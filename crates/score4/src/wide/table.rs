@@ -373,20 +373,16 @@ mod tests {
     fn asked_for_huge_pages(entries: &[AtomicU64]) -> bool {
         let at = entries.as_ptr() as usize + std::mem::size_of_val(entries) / 2;
         let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        // A mapping's lines follow its header, `FROM-TO perms ...` in hex.
+        let range = |line: &str| {
+            let (from, to) = line.split_whitespace().next()?.split_once('-')?;
+            Some(usize::from_str_radix(from, 16).ok()?..usize::from_str_radix(to, 16).ok()?)
+        };
         let mut inside = false;
         for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ') {
-                if let Some((from, to)) = range.split_once('-') {
-                    if let (Ok(from), Ok(to)) = (
-                        usize::from_str_radix(from, 16),
-                        usize::from_str_radix(to, 16),
-                    ) {
-                        inside = (from..to).contains(&at);
-                        continue;
-                    }
-                }
-            }
-            if inside && line.starts_with("VmFlags:") {
+            if let Some(range) = range(line) {
+                inside = range.contains(&at);
+            } else if inside && line.starts_with("VmFlags:") {
                 return line.split_whitespace().any(|f| f == "hg");
             }
         }
