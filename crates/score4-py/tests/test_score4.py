@@ -93,7 +93,7 @@ def negamax(p, memo):
     return best
 
 
-# Past 64 bits, nine columns, and 128 bits (16x7, 8x15: a table of 1 GiB).
+# Past 64 bits, nine columns, and 128 bits (16x7, 8x15: entries of three words).
 @pytest.mark.parametrize(
     "board", [(5, 4), (4, 5), (6, 4), (10, 4), (11, 4), (4, 25), (16, 4), (16, 7), (8, 15)]
 )

@@ -30,9 +30,9 @@ use serde_json::{json, Value};
 
 /// Each solver's table in the browser, in MiB: four times the server's
 /// (one worker there serves many clients), two at most (7x6's and the last
-/// other board's), well within a page's memory. The widest keys raise it:
-/// a 128-bit board's table takes 1 GiB, which the module's memory (2 GiB
-/// at most) holds beside 7x6's.
+/// other board's), well within a page's memory (1 GiB at most), on every
+/// board: a table of a 128-bit board this small takes entries of three
+/// words.
 pub const TABLE_MB: usize = 64;
 
 /// What a question to the API answers: its HTTP status and its JSON.

@@ -16,8 +16,8 @@ importScripts("threads.js");
 // stack and a near table in the module's memory.
 const MAX_THREADS = 8;
 // The threaded module's memory, in 64 KiB pages: its first and largest
-// sizes (32 MiB, 2 GiB), as the build links it (.cargo/config.toml).
-const MEMORY = { initial: 512, maximum: 32768, shared: true };
+// sizes (32 MiB, 1 GiB), as the build links it (.cargo/config.toml).
+const MEMORY = { initial: 512, maximum: 16384, shared: true };
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

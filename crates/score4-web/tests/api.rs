@@ -190,7 +190,7 @@ fn boards_past_64_bits_are_answered_as_the_unpruned_negamax_says() {
     });
     let addr = s.addr();
     let mut rng = score4_testkit::Rng::new(1016);
-    // 16x7: 128 bits, whose table takes 1 GiB.
+    // 16x7: 128 bits, whose small table takes entries of three words.
     for (w, h) in [(10, 6), (11, 4), (16, 4), (16, 7)] {
         let shape = score4::wide::Shape::new(w, h).unwrap();
         let mut checked = 0;

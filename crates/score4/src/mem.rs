@@ -57,10 +57,6 @@ pub(crate) fn zeroed<T: ZeroBits>(n: usize) -> Result<Box<[T]>, TableError> {
 /// probe of a large table also misses the TLB; huge pages make the page
 /// walks rare. A huge page is zeroed whole when first touched, so a
 /// short solve in a fresh table pays for zeroing pages it barely uses.
-/// The table of sizes as data asks for them only at the size its caller
-/// chose, not where the key's width raised a small table to its least
-/// size (1 GiB on a 128-bit board), which a short question barely uses
-/// (figures in docs/solver.md).
 ///
 /// A request only: where the kernel declines, nothing changes.
 #[cfg(target_os = "linux")]

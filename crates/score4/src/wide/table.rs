@@ -1,15 +1,13 @@
 //! The transposition table of boards up to 128 bits: proven bounds by
-//! exact key, one `u128` an entry, in buckets of two.
+//! exact key, in buckets of two entries.
 //!
 //! As in the compiled sizes' [table](crate::solver::table), a key below
 //! `2^layout_bits` is scrambled by an odd multiplier modulo
 //! `2^layout_bits` (a bijection), the top bits of the product pick the
 //! bucket and the rest is stored as the check: bucket and check give back
-//! the whole key, so two positions are never mistaken for each other. The
-//! check takes at most `128 - DATA_BITS` bits, so a table of a board of
-//! `layout_bits` bits has at least `2^(layout_bits - 103)` buckets.
+//! the whole key, so two positions are never mistaken for each other.
 //!
-//! An entry, from the top bit down:
+//! An entry is two words, from the top bit down:
 //!
 //! ```text
 //!  127           25 24  19 18  14 13     7 6      0
@@ -17,6 +15,13 @@
 //! | check          | work | move | lower  | upper  |
 //! +----------------+------+------+--------+--------+
 //! ```
+//!
+//! That leaves the check [`LOW_CHECK_BITS`] bits, enough for every table
+//! of 1 GiB and more, and for every smaller one of a board up to 103 bits.
+//! A smaller table of a wider board (a short question on 16x7) gives each
+//! entry a third word, the check's bits above those ([`Table::with_mb`]
+//! picks): its buckets are half as large again, but it need not be raised
+//! to a gibibyte that a second's search barely touches.
 //!
 //! A bucket's two entries are kept as the compiled table keeps them: the
 //! first holds the costliest entry (its work, the bit length of the
@@ -51,51 +56,75 @@ const WORK_BITS: u32 = 6;
 const DATA_BITS: u32 = WORK_SHIFT + WORK_BITS;
 const DATA_MASK: u128 = (1 << DATA_BITS) - 1;
 const FIELD: u128 = (1 << SCORE_BITS) - 1;
-/// Words of a bucket: two entries of two words.
-const BUCKET_WORDS: usize = 4;
+/// Bits of the check an entry's two words hold; a third holds the rest.
+const LOW_CHECK_BITS: u32 = 128 - DATA_BITS;
+const LOW_CHECK_MASK: u128 = (1 << LOW_CHECK_BITS) - 1;
+/// Entries of a bucket.
+const BUCKET_ENTRIES: usize = 2;
 /// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
 const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
 
 // Every score of a board of at most 128 cells fits a field beside its offset.
 const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BITS);
+// A check of a 128-bit layout in a table of one bucket fits three words.
+const _: () = assert!(128 - LOW_CHECK_BITS <= u64::BITS);
 
 /// A table of [`Bounds`] in buckets of two entries.
 pub struct Table {
-    /// Four words a bucket; each entry the low half, then the high half
-    /// XOR the low.
+    /// The buckets, of two entries; each entry its low word,
+    /// then its high word XOR the low, then (in entries of three words)
+    /// the check's top bits XOR the low.
     entries: Box<[AtomicU64]>,
     /// Bits of the layout: keys lie below `2^layout_bits`.
     layout_bits: u32,
     /// log2 of the number of buckets.
     index_bits: u32,
+    /// Words an entry takes: 2, or 3 where the check is wider than
+    /// [`LOW_CHECK_BITS`].
+    entry_words: usize,
+}
+
+/// An entry as read: check and data in `bits`, the check's bits above
+/// [`LOW_CHECK_BITS`] in `top` (always 0 in entries of two words).
+#[derive(Clone, Copy)]
+struct Entry {
+    bits: u128,
+    top: u64,
+}
+
+/// What a key's entry must carry: its check, split as [`Entry`] keeps it.
+#[derive(Clone, Copy)]
+struct Check {
+    low: u128,
+    top: u64,
 }
 
 impl Table {
-    /// A table of about `mb` mebibytes for keys below `2^layout_bits`, at
-    /// least as large as the check needs and never more buckets than keys.
+    /// A table of about `mb` mebibytes for keys below `2^layout_bits`, of
+    /// at least one bucket and never more buckets than keys: entries of two
+    /// words where their check fits them at that size, of three otherwise.
     pub fn with_mb(mb: usize, layout_bits: u32) -> Result<Table, TableError> {
-        let wanted = mb.saturating_mul(1 << 20) / (BUCKET_WORDS * std::mem::size_of::<AtomicU64>());
-        let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
-        let index_bits = bits.max(Self::min_index_bits(layout_bits)).min(layout_bits);
-        let words = BUCKET_WORDS
+        let buckets_of = |entry_words: usize| {
+            let bucket_bytes = BUCKET_ENTRIES * entry_words * std::mem::size_of::<AtomicU64>();
+            let wanted = mb.saturating_mul(1 << 20) / bucket_bytes;
+            let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
+            bits.min(layout_bits)
+        };
+        let (entry_words, index_bits) = match buckets_of(2) {
+            bits if layout_bits - bits <= LOW_CHECK_BITS => (2, bits),
+            _ => (3, buckets_of(3)),
+        };
+        let words = (BUCKET_ENTRIES * entry_words)
             .checked_shl(index_bits)
             .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
         let entries = zeroed::<AtomicU64>(words)?;
-        // Not where the check's width raised the table (see
-        // `ask_for_huge_pages`).
-        if index_bits <= bits {
-            ask_for_huge_pages(&entries);
-        }
+        ask_for_huge_pages(&entries);
         Ok(Table {
             entries,
             layout_bits,
             index_bits,
+            entry_words,
         })
-    }
-
-    /// The fewest index bits for which the check fits beside the data.
-    const fn min_index_bits(layout_bits: u32) -> u32 {
-        layout_bits.saturating_sub(128 - DATA_BITS)
     }
 
     /// The memory the table takes.
@@ -113,13 +142,40 @@ impl Table {
     /// Starts loading the bucket of `key` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
-        let (first, _) = self.slot(key);
+        let (bucket, _) = self.slot::<2>(key);
+        let first = bucket * BUCKET_ENTRIES * self.entry_words;
         crate::mem::prefetch(self.entries.as_ptr().wrapping_add(first));
     }
 
-    /// The first word of the bucket of `key`, and the check its entry carries.
+    /// What is known about the position of `key`, if anything.
     #[inline(always)]
-    fn slot(&self, key: u128) -> (usize, u128) {
+    pub fn get(&self, key: u128) -> Option<Bounds> {
+        // Each size of entry compiled apart: the common one, of two
+        // words, costs no more than it did alone.
+        if self.entry_words == 2 {
+            self.get_in::<2>(key)
+        } else {
+            self.get_in::<3>(key)
+        }
+    }
+
+    /// Records that the score of the position of `key` lies in
+    /// `known.lower..=known.upper`, merging with what is already known
+    /// about it; `work` is what finding it out cost (positions searched):
+    /// the costliest entry of a bucket keeps its place.
+    #[inline(always)]
+    pub fn put(&self, key: u128, work: u64, known: Bounds) {
+        debug_assert!(known.lower <= known.upper);
+        if self.entry_words == 2 {
+            self.put_in::<2>(key, work, known)
+        } else {
+            self.put_in::<3>(key, work, known)
+        }
+    }
+
+    /// The bucket of `key`, and the check its entry of `W` words carries.
+    #[inline(always)]
+    fn slot<const W: usize>(&self, key: u128) -> (usize, Check) {
         let scrambled = if self.layout_bits == 128 {
             key.wrapping_mul(SCRAMBLE)
         } else {
@@ -136,84 +192,103 @@ impl Table {
         } else {
             scrambled & (u128::MAX >> (128 - check_bits))
         };
-        (bucket * BUCKET_WORDS, check)
+        let check = if W == 2 {
+            Check { low: check, top: 0 }
+        } else {
+            Check {
+                low: check & LOW_CHECK_MASK,
+                top: (check >> LOW_CHECK_BITS) as u64,
+            }
+        };
+        (bucket, check)
     }
 
-    /// The entry whose first word is `at`.
+    /// The entry of `W` words whose first word is `at`.
     #[inline(always)]
-    fn load(&self, at: usize) -> u128 {
+    fn load<const W: usize>(&self, at: usize) -> Entry {
         let low = self.entries[at].load(Ordering::Relaxed);
         let high = self.entries[at + 1].load(Ordering::Relaxed) ^ low;
-        (high as u128) << 64 | low as u128
+        let top = if W == 3 {
+            self.entries[at + 2].load(Ordering::Relaxed) ^ low
+        } else {
+            0
+        };
+        Entry {
+            bits: (high as u128) << 64 | low as u128,
+            top,
+        }
     }
 
-    /// Writes `entry` at `at`.
+    /// Writes `entry`, of `W` words, at `at`.
     #[inline(always)]
-    fn store(&self, at: usize, entry: u128) {
-        let (low, high) = (entry as u64, (entry >> 64) as u64);
+    fn store<const W: usize>(&self, at: usize, entry: Entry) {
+        let (low, high) = (entry.bits as u64, (entry.bits >> 64) as u64);
         self.entries[at].store(low, Ordering::Relaxed);
         self.entries[at + 1].store(high ^ low, Ordering::Relaxed);
-    }
-
-    /// What is known about the position of `key`, if anything.
-    #[inline(always)]
-    pub fn get(&self, key: u128) -> Option<Bounds> {
-        let (first, check) = self.slot(key);
-        let e = self.load(first);
-        if holds(e, check) {
-            return Some(unpack(e));
+        if W == 3 {
+            self.entries[at + 2].store(entry.top ^ low, Ordering::Relaxed);
         }
-        let e = self.load(first + 2);
-        holds(e, check).then(|| unpack(e))
     }
 
-    /// Records that the score of the position of `key` lies in
-    /// `known.lower..=known.upper`, merging with what is already known
-    /// about it; `work` is what finding it out cost (positions searched):
-    /// the costliest entry of a bucket keeps its place.
     #[inline(always)]
-    pub fn put(&self, key: u128, work: u64, known: Bounds) {
-        debug_assert!(known.lower <= known.upper);
+    fn get_in<const W: usize>(&self, key: u128) -> Option<Bounds> {
+        let (bucket, check) = self.slot::<W>(key);
+        let first = bucket * BUCKET_ENTRIES * W;
+        let e = self.load::<W>(first);
+        if holds::<W>(e, check) {
+            return Some(unpack(e.bits));
+        }
+        let e = self.load::<W>(first + W);
+        holds::<W>(e, check).then(|| unpack(e.bits))
+    }
+
+    #[inline(always)]
+    fn put_in<const W: usize>(&self, key: u128, work: u64, known: Bounds) {
         let work = (u64::BITS - work.leading_zeros()).min((1 << WORK_BITS) - 1);
-        let (deep, check) = self.slot(key);
-        let any = deep + 2;
-        let merged = |old: u128| {
-            let was = unpack(old);
+        let (bucket, check) = self.slot::<W>(key);
+        let deep = bucket * BUCKET_ENTRIES * W;
+        let any = deep + W;
+        let entry = |work: u32, bounds: Bounds| Entry {
+            bits: check.low << DATA_BITS | pack(work, bounds),
+            top: check.top,
+        };
+        let merged = |old: Entry| {
+            let was = unpack(old.bits);
             let bounds = Bounds {
                 lower: known.lower.max(was.lower),
                 upper: known.upper.min(was.upper),
                 best: known.best.or(was.best),
             };
-            check << DATA_BITS | pack(work.max(work_of(old)), bounds)
+            entry(work.max(work_of(old.bits)), bounds)
         };
-        let first = self.load(deep);
-        if holds(first, check) {
-            self.store(deep, merged(first));
+        let first = self.load::<W>(deep);
+        if holds::<W>(first, check) {
+            self.store::<W>(deep, merged(first));
             return;
         }
-        let second = self.load(any);
-        if holds(second, check) {
-            self.store(any, merged(second));
+        let second = self.load::<W>(any);
+        if holds::<W>(second, check) {
+            self.store::<W>(any, merged(second));
             return;
         }
-        let new = check << DATA_BITS | pack(work, known);
-        if first & DATA_MASK == 0 {
-            self.store(deep, new);
-        } else if work >= work_of(first) {
+        let new = entry(work, known);
+        if first.bits & DATA_MASK == 0 {
+            self.store::<W>(deep, new);
+        } else if work >= work_of(first.bits) {
             // The displaced entry still beats whatever the second one holds.
-            self.store(any, first);
-            self.store(deep, new);
+            self.store::<W>(any, first);
+            self.store::<W>(deep, new);
         } else {
-            self.store(any, new);
+            self.store::<W>(any, new);
         }
     }
 }
 
-/// Whether the entry `e` is in use and is that of the position whose
-/// check is `check`.
+/// Whether the entry `e`, of `W` words, is in use and is that of the
+/// position whose check is `check`.
 #[inline(always)]
-fn holds(e: u128, check: u128) -> bool {
-    e & DATA_MASK != 0 && e >> DATA_BITS == check
+fn holds<const W: usize>(e: Entry, check: Check) -> bool {
+    e.bits & DATA_MASK != 0 && e.bits >> DATA_BITS == check.low && (W == 2 || e.top == check.top)
 }
 
 /// The data of an entry: its work, move and bounds.
@@ -265,10 +340,9 @@ impl crate::solver::Store for Table {
         Table::with_mb(mb, key_bits)
     }
 
-    fn min_mb(key_bits: u32) -> usize {
-        let bytes = (BUCKET_WORDS as u64 * std::mem::size_of::<AtomicU64>() as u64)
-            << Self::min_index_bits(key_bits);
-        bytes.div_ceil(1 << 20) as usize
+    /// Any size: a small table of a wide board takes entries of three words.
+    fn min_mb(_: u32) -> usize {
+        1
     }
 
     fn touch(&mut self) {
@@ -300,16 +374,36 @@ mod tests {
         scrambled.wrapping_mul(inverse)
     }
 
+    /// The bucket of a key, and the whole check its entry carries.
+    fn slot(t: &Table, key: u128) -> (usize, u128) {
+        let (bucket, check) = match t.entry_words {
+            2 => t.slot::<2>(key),
+            _ => t.slot::<3>(key),
+        };
+        (bucket, (check.top as u128) << LOW_CHECK_BITS | check.low)
+    }
+
     #[test]
     fn keys_are_never_confused() {
-        // A table far smaller than the keys, and keys crowded into a few
-        // buckets (the scramble inverted), which evict one another: every
-        // key reads back only what was stored for it, or nothing. (Spread
-        // over the whole table, the 128-bit layout's gibibyte was written
-        // page by page: seconds of the system's time for nothing more.)
-        for layout_bits in [20, 64, 70, 105, 128] {
-            let t = Table::with_mb(0, layout_bits).unwrap();
-            assert!(t.index_bits >= Table::min_index_bits(layout_bits));
+        // Tables far smaller than the keys, of both entries, and keys
+        // crowded into a few buckets (the scramble inverted), which evict
+        // one another: every key reads back only what was stored for it,
+        // or nothing. (Spread over the whole table, the 128-bit layout's
+        // gibibyte was written page by page: seconds of the system's time
+        // for nothing more.)
+        for (layout_bits, mb, entry_words) in [
+            (20, 0, 2),
+            (64, 0, 2),
+            (70, 0, 2),
+            (103, 0, 2),
+            (104, 0, 3),
+            (105, 1, 2),
+            (128, 0, 3),
+            (128, 1, 3),
+            (128, 1024, 2),
+        ] {
+            let t = Table::with_mb(mb, layout_bits).unwrap();
+            assert_eq!(t.entry_words, entry_words, "{layout_bits} bits, {mb} MiB");
             let mut rng = crate::rng::Rng::new(layout_bits as u64);
             let mask = u128::MAX >> (128 - layout_bits);
             let check_bits = layout_bits - t.index_bits;
@@ -319,19 +413,23 @@ mod tests {
             for i in 0..5000 {
                 let random = ((rng.next_u64() as u128) << 64) | rng.next_u64() as u128;
                 // The first, the last and six buckets between, two keys in
-                // turn in each: the second's check the first's with its
-                // top bit flipped, which only the whole check tells apart.
+                // turn in each: the second's check the first's with one
+                // bit flipped, which only the whole check tells apart: its
+                // top bit, or the top bit of its first two words.
                 let bucket = ((i / 2) % 8) as u128 * (buckets - 1) / 7;
                 crowded.insert(bucket);
+                let flip = match i % 4 {
+                    1 => check_bits.saturating_sub(1),
+                    _ => check_bits.min(LOW_CHECK_BITS).saturating_sub(1),
+                };
                 let check = match (check_bits, stored.last()) {
                     (0, _) => 0,
-                    (_, Some(&(previous, _))) if i % 2 == 1 => {
-                        t.slot(previous).1 ^ 1 << (check_bits - 1)
-                    }
+                    (_, Some(&(previous, _))) if i % 2 == 1 => slot(&t, previous).1 ^ 1 << flip,
                     _ => random & (u128::MAX >> (128 - check_bits)),
                 };
-                let key = unscramble(bucket << check_bits | check) & mask;
-                assert_eq!(t.slot(key), (bucket as usize * BUCKET_WORDS, check));
+                // (A table of one bucket: index 0, a check of 128 bits.)
+                let key = unscramble(bucket.checked_shl(check_bits).unwrap_or(0) | check) & mask;
+                assert_eq!(slot(&t, key), (bucket as usize, check));
                 let known = Bounds {
                     lower: (i % 50) - 40,
                     upper: (i % 50) - 30,
@@ -389,25 +487,44 @@ mod tests {
         panic!("no mapping holds the table");
     }
 
+    #[test]
+    fn tables_keep_to_the_size_asked_for() {
+        // Entries of two words wherever their check fits, of three (a
+        // bucket of 48 bytes) otherwise, which a power of two of them
+        // fills to three quarters.
+        for layout_bits in [49, 70, 100, 103, 104, 112, 126, 128] {
+            for mb in [1, 4, 16, 64, 256, 1024] {
+                let t = Table::with_mb(mb, layout_bits).unwrap();
+                let two = layout_bits - t.index_bits <= LOW_CHECK_BITS;
+                assert_eq!(t.entry_words, if two { 2 } else { 3 });
+                let asked = mb << 20;
+                let least = if two { asked / 2 } else { asked * 3 / 8 };
+                assert!(
+                    t.bytes() <= asked && t.bytes() > least,
+                    "{layout_bits} {mb}"
+                );
+            }
+        }
+        // At 1 GiB and more, every layout takes entries of two words.
+        assert_eq!(Table::with_mb(1024, 128).unwrap().entry_words, 2);
+        assert_eq!(Table::with_mb(512, 128).unwrap().entry_words, 3);
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
-    fn huge_pages_only_at_the_size_asked_for() {
-        // 64 MiB asked on a 100-bit layout: that size.
-        let asked = Table::with_mb(64, 100).unwrap();
-        assert_eq!(asked.bytes(), 64 << 20);
+    fn tables_ask_for_huge_pages() {
         // A kernel without transparent huge pages refuses the request.
         let kernel_has_them = std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists();
-        assert_eq!(asked_for_huge_pages(&asked.entries), kernel_has_them);
-        // 16 MiB asked on a 128-bit layout: raised to 1 GiB, not asked.
-        let raised = Table::with_mb(16, 128).unwrap();
-        assert_eq!(raised.bytes(), 1 << 30);
-        assert!(!asked_for_huge_pages(&raised.entries));
+        for layout_bits in [100, 128] {
+            let t = Table::with_mb(16, layout_bits).unwrap();
+            assert_eq!(asked_for_huge_pages(&t.entries), kernel_has_them);
+        }
     }
 
     #[test]
     fn small_layouts_hold_every_key() {
         let mut t = Table::with_mb(64, 12).unwrap();
-        assert_eq!(t.entries.len(), BUCKET_WORDS << 12);
+        assert_eq!(t.entries.len(), 4 << 12);
         for key in 0..1u128 << 12 {
             t.put(
                 key,
