@@ -16,7 +16,7 @@
 //! +----------------+------+------+--------+--------+
 //! ```
 //!
-//! That leaves the check [`LOW_CHECK_BITS`] bits, enough for every table
+//! That leaves the check 103 bits (`LOW_CHECK_BITS`), enough for every table
 //! of 1 GiB and more, and for every smaller one of a board up to 103 bits.
 //! A smaller table of a wider board (a short question on 16x7) gives each
 //! entry a third word, the check's bits above those ([`Table::with_mb`]
