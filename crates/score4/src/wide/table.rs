@@ -34,7 +34,8 @@
 //! half that is neither's, so the check fails and the entry reads as empty,
 //! rather than one position's check with another's bounds (for a check
 //! that fits the low half, the high half must come back zero, and it does
-//! only if both writes had the same low half, the same entry).
+//! only if both writes had the same low half, the same entry). A third
+//! word is kept XOR the low half too, and read back the same way.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
