@@ -523,6 +523,50 @@ mod tests {
     }
 
     #[test]
+    fn an_entry_torn_between_two_writes_reads_as_none() {
+        // What a thread may read while another rewrites the entry: some
+        // words of one write, the rest of another. Keys in pairs whose
+        // checks differ only in their top bit (in the last word), each key
+        // with bounds of its own: every mix must read as no entry, not as
+        // one key's check with the other's bounds.
+        for (layout_bits, entry_words) in [(100, 2), (128, 3)] {
+            let t = Table::with_mb(0, layout_bits).unwrap();
+            assert_eq!((t.entry_words, t.index_bits), (entry_words, 0));
+            let mut rng = crate::rng::Rng::new(layout_bits as u64);
+            let mask = u128::MAX >> (128 - layout_bits);
+            let words = |t: &Table| -> Vec<u64> {
+                (0..entry_words)
+                    .map(|w| t.entries[w].load(Ordering::Relaxed))
+                    .collect()
+            };
+            for pair in 0..20 {
+                let check = (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
+                let keys = [check, check ^ 1 << (layout_bits - 1)].map(|c| unscramble(c) & mask);
+                let bounds = |i: i32| Bounds {
+                    lower: pair - 20 + i,
+                    upper: pair + i,
+                    best: None,
+                };
+                let written: Vec<Vec<u64>> = (0..2)
+                    .map(|i| {
+                        t.entries.iter().for_each(|w| w.store(0, Ordering::Relaxed));
+                        t.put(keys[i], 1, bounds(i as i32));
+                        words(&t)
+                    })
+                    .collect();
+                // Each mix: bit w of `from_second` takes word w from the second write.
+                for from_second in 1..(1 << entry_words) - 1 {
+                    for (w, word) in t.entries[..entry_words].iter().enumerate() {
+                        word.store(written[from_second >> w & 1][w], Ordering::Relaxed);
+                    }
+                    assert_eq!(t.get(keys[0]), None, "{layout_bits} {pair} {from_second:b}");
+                    assert_eq!(t.get(keys[1]), None, "{layout_bits} {pair} {from_second:b}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn small_layouts_hold_every_key() {
         let mut t = Table::with_mb(64, 12).unwrap();
         assert_eq!(t.entries.len(), 4 << 12);
