@@ -30,9 +30,9 @@ use serde_json::{json, Value};
 
 /// Each solver's table in the browser, in MiB: four times the server's
 /// (one worker there serves many clients), two at most (7x6's and the last
-/// other board's), well within a page's memory (1 GiB at most), on every
-/// board: a table of a 128-bit board this small takes entries of three
-/// words.
+/// other board's), well within the module's memory (its largest size is
+/// in `.cargo/config.toml`): a table this small of a 128-bit board takes
+/// entries of three words.
 pub const TABLE_MB: usize = 64;
 
 /// What a question to the API answers: its HTTP status and its JSON.

@@ -16,12 +16,12 @@
 //! +----------------+------+------+--------+--------+
 //! ```
 //!
-//! That leaves the check 103 bits (`LOW_CHECK_BITS`), enough for every table
-//! of 1 GiB and more, and for every smaller one of a board up to 103 bits.
-//! A smaller table of a wider board (a short question on 16x7) gives each
-//! entry a third word, the check's bits above those ([`Table::with_mb`]
-//! picks): its buckets are half as large again, but it need not be raised
-//! to a gibibyte that a second's search barely touches.
+//! That leaves the check `LOW_CHECK_BITS` bits, which a table of at least
+//! `2^(layout_bits - LOW_CHECK_BITS)` buckets needs no more of. A smaller
+//! table of the widest boards gives each entry a third word, the check's
+//! bits above those ([`Table::with_mb`] picks): its buckets are half as
+//! large again, but the table keeps to the size its caller asked for, not
+//! one raised to a size that a short question barely touches.
 //!
 //! A bucket's two entries are kept as the compiled table keeps them: the
 //! first holds the costliest entry (its work, the bit length of the
@@ -62,6 +62,8 @@ const LOW_CHECK_BITS: u32 = 128 - DATA_BITS;
 const LOW_CHECK_MASK: u128 = (1 << LOW_CHECK_BITS) - 1;
 /// Entries of a bucket.
 const BUCKET_ENTRIES: usize = 2;
+/// Bytes of a cache line, where the buckets start.
+const CACHE_LINE: usize = 64;
 /// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
 const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
 
@@ -76,6 +78,8 @@ pub struct Table {
     /// then its high word XOR the low, then (in entries of three words)
     /// the check's top bits XOR the low.
     entries: Box<[AtomicU64]>,
+    /// The words of `entries` before the first bucket.
+    start: usize,
     /// Bits of the layout: keys lie below `2^layout_bits`.
     layout_bits: u32,
     /// log2 of the number of buckets.
@@ -118,10 +122,16 @@ impl Table {
         let words = (BUCKET_ENTRIES * entry_words)
             .checked_shl(index_bits)
             .ok_or(TableError::OutOfMemory { bytes: usize::MAX })?;
-        let entries = zeroed::<AtomicU64>(words)?;
+        // The allocator gives a large block 16 bytes past a cache line's
+        // start, where every other bucket of 32 bytes would straddle two
+        // lines: the buckets start at the first line's start instead.
+        let line = CACHE_LINE / std::mem::size_of::<AtomicU64>();
+        let entries = zeroed::<AtomicU64>(words + line - 1)?;
+        let start = entries.as_ptr().align_offset(CACHE_LINE).min(line - 1);
         ask_for_huge_pages(&entries);
         Ok(Table {
             entries,
+            start,
             layout_bits,
             index_bits,
             entry_words,
@@ -130,7 +140,13 @@ impl Table {
 
     /// The memory the table takes.
     pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(&*self.entries)
+        std::mem::size_of_val(self.used())
+    }
+
+    /// The words of the buckets.
+    fn used(&self) -> &[AtomicU64] {
+        let words = (BUCKET_ENTRIES * self.entry_words) << self.index_bits;
+        &self.entries[self.start..self.start + words]
     }
 
     /// Forgets every entry.
@@ -144,8 +160,22 @@ impl Table {
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
         let (bucket, _) = self.slot::<2>(key);
-        let first = bucket * BUCKET_ENTRIES * self.entry_words;
-        crate::mem::prefetch(self.entries.as_ptr().wrapping_add(first));
+        let words = BUCKET_ENTRIES * self.entry_words;
+        let first = self
+            .entries
+            .as_ptr()
+            .wrapping_add(self.start + bucket * words);
+        crate::mem::prefetch(first);
+        // A bucket of three-word entries (48 bytes) crosses into a second
+        // cache line every other time; one of two words never does, and
+        // a second prefetch of its line costs less than a branch.
+        crate::mem::prefetch(first.wrapping_add(words - 1));
+    }
+
+    /// The first word of `bucket`, of entries of `W` words.
+    #[inline(always)]
+    fn first_word<const W: usize>(bucket: usize) -> usize {
+        bucket * BUCKET_ENTRIES * W
     }
 
     /// What is known about the position of `key`, if anything.
@@ -234,7 +264,7 @@ impl Table {
     #[inline(always)]
     fn get_in<const W: usize>(&self, key: u128) -> Option<Bounds> {
         let (bucket, check) = self.slot::<W>(key);
-        let first = bucket * BUCKET_ENTRIES * W;
+        let first = self.start + Self::first_word::<W>(bucket);
         let e = self.load::<W>(first);
         if holds::<W>(e, check) {
             return Some(unpack(e.bits));
@@ -247,7 +277,7 @@ impl Table {
     fn put_in<const W: usize>(&self, key: u128, work: u64, known: Bounds) {
         let work = (u64::BITS - work.leading_zeros()).min((1 << WORK_BITS) - 1);
         let (bucket, check) = self.slot::<W>(key);
-        let deep = bucket * BUCKET_ENTRIES * W;
+        let deep = self.start + Self::first_word::<W>(bucket);
         let any = deep + W;
         let entry = |work: u32, bounds: Bounds| Entry {
             bits: check.low << DATA_BITS | pack(work, bounds),
@@ -389,9 +419,8 @@ mod tests {
         // Tables far smaller than the keys, of both entries, and keys
         // crowded into a few buckets (the scramble inverted), which evict
         // one another: every key reads back only what was stored for it,
-        // or nothing. (Spread over the whole table, the 128-bit layout's
-        // gibibyte was written page by page: seconds of the system's time
-        // for nothing more.)
+        // or nothing. (Crowded, a table of a gibibyte costs the pages of
+        // eight buckets, not the whole table's.)
         for (layout_bits, mb, entry_words) in [
             (20, 0, 2),
             (64, 0, 2),
@@ -489,6 +518,18 @@ mod tests {
     }
 
     #[test]
+    fn buckets_start_at_a_cache_line() {
+        for (layout_bits, mb) in [(20, 0), (100, 1), (100, 64), (128, 1), (128, 64)] {
+            let t = Table::with_mb(mb, layout_bits).unwrap();
+            assert_eq!(
+                t.used().as_ptr() as usize % CACHE_LINE,
+                0,
+                "{layout_bits} {mb}"
+            );
+        }
+    }
+
+    #[test]
     fn tables_keep_to_the_size_asked_for() {
         // Entries of two words wherever their check fits, of three (a
         // bucket of 48 bytes) otherwise, which a power of two of them
@@ -506,9 +547,19 @@ mod tests {
                 );
             }
         }
-        // At 1 GiB and more, every layout takes entries of two words.
-        assert_eq!(Table::with_mb(1024, 128).unwrap().entry_words, 2);
-        assert_eq!(Table::with_mb(512, 128).unwrap().entry_words, 3);
+        // Where two words start to fit: a check of at most
+        // `LOW_CHECK_BITS` bits beside the index.
+        for (layout_bits, mb, entry_words, index_bits) in [
+            (128, 1024, 2, 25),
+            (128, 512, 3, 23),
+            (124, 64, 2, 21),
+            (125, 64, 3, 20),
+            (104, 0, 3, 0),
+            (104, 1, 2, 15),
+        ] {
+            let t = Table::with_mb(mb, layout_bits).unwrap();
+            assert_eq!((t.entry_words, t.index_bits), (entry_words, index_bits));
+        }
     }
 
     #[cfg(target_os = "linux")]
@@ -536,7 +587,7 @@ mod tests {
             let mask = u128::MAX >> (128 - layout_bits);
             let words = |t: &Table| -> Vec<u64> {
                 (0..entry_words)
-                    .map(|w| t.entries[w].load(Ordering::Relaxed))
+                    .map(|w| t.used()[w].load(Ordering::Relaxed))
                     .collect()
             };
             for pair in 0..20 {
@@ -549,14 +600,14 @@ mod tests {
                 };
                 let written: Vec<Vec<u64>> = (0..2)
                     .map(|i| {
-                        t.entries.iter().for_each(|w| w.store(0, Ordering::Relaxed));
+                        t.used().iter().for_each(|w| w.store(0, Ordering::Relaxed));
                         t.put(keys[i], 1, bounds(i as i32));
                         words(&t)
                     })
                     .collect();
                 // Each mix: bit w of `from_second` takes word w from the second write.
                 for from_second in 1..(1 << entry_words) - 1 {
-                    for (w, word) in t.entries[..entry_words].iter().enumerate() {
+                    for (w, word) in t.used()[..entry_words].iter().enumerate() {
                         word.store(written[from_second >> w & 1][w], Ordering::Relaxed);
                     }
                     assert_eq!(t.get(keys[0]), None, "{layout_bits} {pair} {from_second:b}");
@@ -569,7 +620,7 @@ mod tests {
     #[test]
     fn small_layouts_hold_every_key() {
         let mut t = Table::with_mb(64, 12).unwrap();
-        assert_eq!(t.entries.len(), 4 << 12);
+        assert_eq!(t.used().len(), 4 << 12);
         for key in 0..1u128 << 12 {
             t.put(
                 key,
