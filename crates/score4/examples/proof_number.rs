@@ -24,7 +24,7 @@ use score4::solver::proof::ProofSearch;
 use score4::{Position, Solver};
 
 fn usage() -> ! {
-    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS] [--entries ENTRIES] [--alpha A] [--proof-only]");
+    eprintln!("proof_number: expected WxH (7x6, 8x5, 6x8, 9x5, 8x6, 6x7, 7x7, 10x4, 11x4, 12x4) [FILE] [--limit LIMIT] [--leaves E] [--bounds] [--fallback] [--threads THREADS] [--entries ENTRIES] [--alpha A] [--proof-only]");
     std::process::exit(2);
 }
 
@@ -211,6 +211,9 @@ fn main() {
         "8x6" => compare::<8, 6>(&lines, &o),
         "6x7" => compare::<6, 7>(&lines, &o),
         "7x7" => compare::<7, 7>(&lines, &o),
+        "10x4" => compare::<10, 4>(&lines, &o),
+        "11x4" => compare::<11, 4>(&lines, &o),
+        "12x4" => compare::<12, 4>(&lines, &o),
         _ => usage(),
     }
 }
