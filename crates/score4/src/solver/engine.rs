@@ -32,7 +32,8 @@ use super::search::{Search, Tables};
 use super::stop::Signals;
 use super::table::{self, Table};
 use super::tuning::{
-    self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY,
+    self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_KEY_BITS, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB,
+    OWN_NEAR_MAX_EMPTY,
 };
 #[cfg(doc)]
 use super::Solver;
@@ -402,10 +403,11 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         Ok(engine)
     }
 
-    /// Whether this board's keys allow a near table small enough to be
-    /// worth having ([`NEAR_TABLE_MAX_MB`]).
+    /// Whether this board's keys allow a near table that pays: keys of
+    /// one word ([`NEAR_TABLE_MAX_KEY_BITS`]) whose least table is small
+    /// enough ([`NEAR_TABLE_MAX_MB`]).
     fn near_fits(&self) -> bool {
-        S::min_mb(self.key_bits) <= NEAR_TABLE_MAX_MB
+        self.key_bits <= NEAR_TABLE_MAX_KEY_BITS && S::min_mb(self.key_bits) <= NEAR_TABLE_MAX_MB
     }
 
     /// See [`Solver::set_threads`].

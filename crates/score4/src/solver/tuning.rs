@@ -54,6 +54,13 @@ pub const NEAR_TABLE_MB: usize = 4;
 /// main table and only doubles the memory: larger ones are left out.
 pub(super) const NEAR_TABLE_MAX_MB: usize = 16;
 
+/// The widest keys whose tables come with a near table. Past 64 bits an
+/// entry takes two or three words, so a near table of [`NEAR_TABLE_MB`]
+/// keeps a half to a third as many entries, and on 10x6 and 8x8 it only
+/// added positions, with one thread and with two, for no less time
+/// (docs/solver.md).
+pub(super) const NEAR_TABLE_MAX_KEY_BITS: u32 = 64;
+
 /// Tables of at least this many mebibytes come with the near table:
 /// smaller ones fit the caches well enough by themselves.
 pub(super) const NEAR_TABLE_FROM_MB: usize = 64;
