@@ -32,8 +32,8 @@ use super::search::{Search, Tables};
 use super::stop::Signals;
 use super::table::{self, Table};
 use super::tuning::{
-    self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_KEY_BITS, NEAR_TABLE_MAX_MB, NEAR_TABLE_MB,
-    OWN_NEAR_MAX_EMPTY,
+    self, NEAR_TABLE_FROM_MB, NEAR_TABLE_MAX_KEY_BITS, NEAR_TABLE_MAX_MB, NEAR_TABLE_MAX_WIDTH,
+    NEAR_TABLE_MB, OWN_NEAR_MAX_EMPTY,
 };
 #[cfg(doc)]
 use super::Solver;
@@ -403,11 +403,14 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         Ok(engine)
     }
 
-    /// Whether this board's keys allow a near table that pays: keys of
-    /// one word ([`NEAR_TABLE_MAX_KEY_BITS`]) whose least table is small
-    /// enough ([`NEAR_TABLE_MAX_MB`]).
+    /// Whether a near table pays on this board: at most nine columns
+    /// ([`NEAR_TABLE_MAX_WIDTH`]) and keys of one word
+    /// ([`NEAR_TABLE_MAX_KEY_BITS`]) whose least table is small enough
+    /// ([`NEAR_TABLE_MAX_MB`]).
     fn near_fits(&self) -> bool {
-        self.key_bits <= NEAR_TABLE_MAX_KEY_BITS && S::min_mb(self.key_bits) <= NEAR_TABLE_MAX_MB
+        self.width <= NEAR_TABLE_MAX_WIDTH
+            && self.key_bits <= NEAR_TABLE_MAX_KEY_BITS
+            && S::min_mb(self.key_bits) <= NEAR_TABLE_MAX_MB
     }
 
     /// See [`Solver::set_threads`].

@@ -54,6 +54,13 @@ pub const NEAR_TABLE_MB: usize = 4;
 /// main table and only doubles the memory: larger ones are left out.
 pub(super) const NEAR_TABLE_MAX_MB: usize = 16;
 
+/// The widest boards whose tables come with a near table. On ten columns
+/// and more, positions with 20 to 30 empty cells still have large
+/// subtrees (ten to twelve moves a position), so a cache-sized table for
+/// them loses entries that cost much to find again: on 12x4 it cost time
+/// with one thread and with two (docs/solver.md).
+pub(super) const NEAR_TABLE_MAX_WIDTH: usize = 9;
+
 /// The widest keys whose tables come with a near table. Past 64 bits an
 /// entry takes two or three words, so a near table of [`NEAR_TABLE_MB`]
 /// keeps a half to a third as many entries, and on 10x6 and 8x8 it only

@@ -348,26 +348,40 @@ fn journals_past_64_bits_keep_whole_keys() {
     assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
 }
 
-/// Boards whose keys fit one word keep the near table on the search of
-/// sizes as data, as the compiled sizes do: one beside a table of 64 MiB,
-/// and one more for each thread. Past 64 bits the table comes alone, with
-/// any number of threads (there a near table only added positions).
+/// The near table comes with the boards of at most nine columns and
+/// 64 bits, whichever search solves them: one beside a table of 64 MiB,
+/// and one more for each thread. Wider boards and those past 64 bits get
+/// the table alone, with any number of threads (there a near table cost
+/// time or added positions).
 #[test]
-fn near_tables_only_where_keys_fit_one_word() {
+fn near_tables_only_up_to_nine_columns_and_64_bits() {
     const MB: usize = 64;
     let near = score4::solver::NEAR_TABLE_MB << 20;
-    for size in ["10x4", "11x4", "10x6", "8x8", "16x7", "8x15"] {
+    let with_near =
+        |threads: usize| (MB << 20) + near * (1 + if threads > 1 { threads } else { 0 });
+    for size in [
+        "7x6", "9x5", "10x4", "11x4", "12x4", "10x6", "8x8", "16x7", "8x15",
+    ] {
         let shape: Shape = size.parse().unwrap();
         let bits = (shape.width() * (shape.height() + 1)) as u32;
-        let mut solver = wide::Solver::new(shape, MB).unwrap();
-        for threads in [1, 2] {
-            solver.set_threads(threads);
-            let expected = if bits <= 64 {
-                (MB << 20) + near * (1 + if threads > 1 { threads } else { 0 })
-            } else {
-                wide::table::Table::with_mb(MB, bits).unwrap().bytes()
-            };
-            assert_eq!(solver.table_bytes(), expected, "{size}, {threads} threads");
+        let alone = if bits <= 64 {
+            MB << 20
+        } else {
+            wide::table::Table::with_mb(MB, bits).unwrap().bytes()
+        };
+        for mut solver in [
+            wide::Solver::new(shape, MB).unwrap(),
+            wide::Solver::as_data(shape, MB).unwrap(),
+        ] {
+            for threads in [1, 2] {
+                solver.set_threads(threads);
+                let expected = if shape.width() <= 9 && bits <= 64 {
+                    with_near(threads)
+                } else {
+                    alone
+                };
+                assert_eq!(solver.table_bytes(), expected, "{size}, {threads} threads");
+            }
         }
     }
 }
