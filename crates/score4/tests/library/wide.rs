@@ -363,7 +363,7 @@ fn near_tables_only_up_to_nine_columns_and_64_bits() {
         "7x6", "9x5", "10x4", "11x4", "12x4", "10x6", "8x8", "16x7", "8x15",
     ] {
         let shape: Shape = size.parse().unwrap();
-        let bits = (shape.width() * (shape.height() + 1)) as u32;
+        let bits = shape.layout_bits();
         let alone = if bits <= 64 {
             MB << 20
         } else {
