@@ -599,6 +599,6 @@ impl Layout for Narrow<'_> {
     }
     #[inline(always)]
     fn column_of(&self, cell: u64) -> usize {
-        (cell.trailing_zeros() / self.0.stride()) as usize
+        self.0.column_of_bit(cell.trailing_zeros())
     }
 }
