@@ -435,10 +435,13 @@ fn fours<C: CellSet>(discs: C, step: u32) -> C {
 #[inline(always)]
 fn seal<L: Layout>(l: &L, threat: L::Cells, open: L::Cells) -> Seal<L::Cells> {
     let under = threat >> 1;
-    let column = l.column(l.column_of(threat));
+    let col = l.column_of(threat);
+    let column = l.column(col);
     let sealed = column & !under.minus(L::Cells::ONE);
-    // The cell below the threat is the column's new ceiling.
-    let row_below = under.trailing_zeros() as usize % (l.height() + 1);
+    // The cell below the threat is the column's new ceiling. Its row
+    // without a division: a size as data knows its stride only at run
+    // time.
+    let row_below = under.trailing_zeros() as usize - col * l.stride() as usize;
     let ceiling = (l.row_parity(l.height() % 2) & !column) | (l.row_parity(row_below % 2) & column);
     Seal {
         below: open & !sealed,
