@@ -119,7 +119,7 @@ impl BoardSize {
     /// the search of sizes as data (see [`wide`](crate::wide)), with the
     /// same answers.
     pub fn is_compiled(self) -> bool {
-        crate::solver::engine::is_compiled(self)
+        crate::solver::engine::is_compiled(self.width(), self.height())
     }
 
     /// Every supported size, by width then height.

@@ -17,7 +17,9 @@
 //! [`Compiled`] engine for the sizes of `with_compiled_size!`, the engine
 //! of sizes as data for the others), and the handle only turns its typed
 //! position and answer into plain ones.
-//! Sizes outside [`BoardSize`]'s limits (small ones, for tests) build their
+//! [`built_for`] also serves the sizes past [`BoardSize`]'s limits (for
+//! [`wide::Solver`](crate::wide::Solver)), two of them compiled. Boards
+//! too small for a [`BoardSize`] (for tests) build their
 //! engine where they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
 
@@ -107,7 +109,7 @@ pub(super) fn build<const W: usize, const H: usize>(
     mb: usize,
 ) -> Result<Box<dyn AnyEngine>, TableError> {
     if const { BoardSize::supports(W, H) } {
-        built_for(BoardSize::of::<W, H>(), mb)
+        built_for(crate::wide::Shape::any(W, H), mb)
     } else {
         boxed::<W, H>(mb)
     }
@@ -126,9 +128,9 @@ pub(super) fn build<const W: usize, const H: usize>(
 /// masks held as data, up to 1.4 times the time a position, which on
 /// them is seconds at most (docs/solver.md, docs/board-sizes.md).
 macro_rules! with_compiled_size {
-    ($size:expr, $f:ident ($($arg:expr),*), $otherwise:expr) => {{
-        let size: BoardSize = $size;
-        match (size.width(), size.height()) {
+    ($dims:expr, $f:ident ($($arg:expr),*), $otherwise:expr) => {{
+        let dims: (usize, usize) = $dims;
+        match dims {
             (7, 6) => $f::<7, 6>($($arg),*),
             // The library's unit tests compile the standard size only: they
             // test the engine and the search, not this list, and each size
@@ -159,6 +161,10 @@ macro_rules! with_compiled_size {
                 (5, 10) => $f::<5, 10>($($arg),*),
                 (4, 12) => $f::<4, 12>($($arg),*),
                 (4, 13) => $f::<4, 13>($($arg),*),
+                // Wider than nine columns, in 64 bits: the sizes solved
+                // here for hours (docs/board-sizes.md).
+                (12, 4) => $f::<12, 4>($($arg),*),
+                (10, 5) => $f::<10, 5>($($arg),*),
                 _ => $otherwise,
             },
         }
@@ -166,25 +172,25 @@ macro_rules! with_compiled_size {
 }
 
 /// Whether `size`'s search is compiled (see `with_compiled_size!`).
-pub(crate) fn is_compiled(size: BoardSize) -> bool {
+pub(crate) fn is_compiled(width: usize, height: usize) -> bool {
     const fn yes<const W: usize, const H: usize>() -> bool {
         true
     }
-    with_compiled_size!(size, yes(), false)
+    with_compiled_size!((width, height), yes(), false)
 }
 
-/// The engine of a supported size: the one place that names every
-/// compiled size's search, so that its code is compiled here only; the
-/// other sizes get the engine of sizes as data.
+/// The engine of a board of any supported size: the one place that names
+/// every compiled size's search, so that its code is compiled here only;
+/// the other sizes get the engine of sizes as data.
 #[inline(never)]
-pub(crate) fn built_for(size: BoardSize, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+pub(crate) fn built_for(
+    shape: crate::wide::Shape,
+    mb: usize,
+) -> Result<Box<dyn AnyEngine>, TableError> {
     with_compiled_size!(
-        size,
+        (shape.width(), shape.height()),
         boxed(mb),
-        crate::wide::search::as_data_engine(
-            crate::wide::Shape::any(size.width(), size.height()),
-            mb
-        )
+        crate::wide::search::as_data_engine(shape, mb)
     )
 }
 

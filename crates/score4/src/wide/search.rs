@@ -19,7 +19,6 @@ use crate::error::SolveError;
 use crate::layout::{Discs, Layout, Narrow};
 use crate::mem::TableError;
 use crate::position::Ending;
-use crate::size::BoardSize;
 use crate::solver::{
     best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Bound, Counts,
     Engine, Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange,
@@ -51,13 +50,10 @@ impl Solver {
     /// compiled search for a compiled size, with its built-in book if it
     /// has one; the search of sizes as data for the others.
     pub fn new(shape: Shape, mb: usize) -> Result<Solver, TableError> {
-        match BoardSize::new(shape.width(), shape.height()) {
-            Ok(size) => Ok(Solver {
-                shape,
-                engine: built_for(size, mb)?,
-            }),
-            Err(_) => Self::as_data(shape, mb),
-        }
+        Ok(Solver {
+            shape,
+            engine: built_for(shape, mb)?,
+        })
     }
 
     /// A solver for `shape` that runs the search of sizes as data whatever

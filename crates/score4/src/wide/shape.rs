@@ -84,6 +84,20 @@ impl Shape {
             && width * (height + 1) <= MAX_LAYOUT_BITS
     }
 
+    /// Whether this size's search is compiled for it (the standard board,
+    /// its neighbours and the sizes of long solves); the others run the
+    /// search as data, with the same answers and positions, in up to 1.4
+    /// times the time.
+    ///
+    /// ```
+    /// use score4::wide::Shape;
+    /// assert!(Shape::standard().is_compiled());
+    /// assert!(!"16x7".parse::<Shape>().unwrap().is_compiled());
+    /// ```
+    pub fn is_compiled(&self) -> bool {
+        crate::solver::engine::is_compiled(self.width, self.height)
+    }
+
     /// Every size [`new`](Self::new) accepts, by width then height.
     pub fn all() -> impl Iterator<Item = Shape> {
         (MIN_WIDTH..=MAX_WIDTH).flat_map(|width| {

@@ -1,4 +1,4 @@
-//! Boards past 64 bits and nine columns, whose size is data: the position
+//! Boards past 64 bits and nine columns, most of whose sizes are data: the position
 //! against a plain grid, the solver against the unpruned negamax on that
 //! grid and against the compiled solver where both exist, and the empty
 //! boards against the published results.
@@ -9,12 +9,14 @@ use score4_testkit::naive::{late_game, Grid, Naive};
 use score4_testkit::positions::random_unfinished;
 use score4_testkit::Rng;
 
-/// Sizes past the compiled ones: wide, tall, and both at the 128-bit limit.
+/// Sizes past nine columns or 64 bits: wide, tall, and both at the
+/// 128-bit limit; 12x4 and 10x5 compiled, the others as data.
 const SIZES: &[(usize, usize)] = &[
     (10, 4),
     (11, 4),
     (12, 4),
     (16, 4),
+    (10, 5),
     (10, 6),
     (8, 8),
     (9, 7),
@@ -181,6 +183,37 @@ fn the_run_time_search_agrees_with_the_compiled_one() {
     same_as_compiled::<5, 11>(&mut rng, 34..48);
     same_as_compiled::<9, 6>(&mut rng, 34..46);
     same_as_compiled::<4, 15>(&mut rng, 30..50);
+}
+
+/// The compiled sizes wider than nine columns against the search as data,
+/// position by position, early enough that the table shares entries with
+/// mirror images.
+#[test]
+fn the_wide_compiled_sizes_agree_with_the_search_as_data() {
+    let mut rng = Rng::new(1012);
+    for (w, h, plies) in [(12, 4, 20..36), (10, 5, 26..40)] {
+        let shape = Shape::new(w, h).unwrap();
+        assert!(shape.is_compiled(), "{shape} runs as data");
+        let mut compiled = wide::Solver::new(shape, 16).unwrap();
+        let mut as_data = wide::Solver::as_data(shape, 16).unwrap();
+        for _ in 0..12 {
+            let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
+            let Some((p, _, moves)) = late_game_on(&shape, &mut rng, shape.cells() - len as usize)
+            else {
+                continue;
+            };
+            let expected = as_data.analyze(&p).unwrap();
+            assert_eq!(compiled.analyze(&p).unwrap(), expected, "{shape} {moves}");
+            assert_eq!(
+                compiled.best_moves(&p).unwrap(),
+                as_data.best_moves(&p).unwrap(),
+                "{shape} {moves}"
+            );
+        }
+    }
+    // Past them, as data.
+    assert!(!Shape::new(11, 4).unwrap().is_compiled());
+    assert!(!Shape::new(10, 6).unwrap().is_compiled());
 }
 
 #[test]
