@@ -86,8 +86,8 @@ impl Shape {
 
     /// Whether this size's search is compiled for it (the standard board,
     /// its neighbours and the sizes of long solves); the others run the
-    /// search as data, with the same answers and positions, in up to 1.4
-    /// times the time.
+    /// search as data, with the same answers and positions, in more time
+    /// a position (docs/solver.md).
     ///
     /// ```
     /// use score4::wide::Shape;

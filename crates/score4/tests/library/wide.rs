@@ -191,17 +191,19 @@ fn the_run_time_search_agrees_with_the_compiled_one() {
 #[test]
 fn the_wide_compiled_sizes_agree_with_the_search_as_data() {
     let mut rng = Rng::new(1012);
-    for (w, h, plies) in [(12, 4, 20..36), (10, 5, 26..40)] {
+    for (w, h, plies) in [(12, 4, 20..36), (10, 5, 18..36)] {
         let shape = Shape::new(w, h).unwrap();
         assert!(shape.is_compiled(), "{shape} runs as data");
         let mut compiled = wide::Solver::new(shape, 16).unwrap();
         let mut as_data = wide::Solver::as_data(shape, 16).unwrap();
-        for _ in 0..12 {
+        let mut checked = 0;
+        while checked < 12 {
             let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
             let Some((p, _, moves)) = late_game_on(&shape, &mut rng, shape.cells() - len as usize)
             else {
                 continue;
             };
+            checked += 1;
             let expected = as_data.analyze(&p).unwrap();
             assert_eq!(compiled.analyze(&p).unwrap(), expected, "{shape} {moves}");
             assert_eq!(
