@@ -87,6 +87,14 @@ pub struct Args {
           conflicts_with_all = ["best", "explain", "probes"],
           value_parser = |s: &str| crate::seconds(s, 0.001..=MAX_TIMEOUT_S))]
     timeout: Option<Duration>,
+    /// While a position is solved, print on stderr every S seconds
+    /// (decimals allowed) what is proven so far: the range its score lies
+    /// in, the question the search is answering ("above A?", one null
+    /// window at a time) and the positions searched. For long solves.
+    #[arg(long, value_name = "S", allow_negative_numbers = true,
+          conflicts_with_all = ["weak", "analyze", "best", "explain", "timeout"],
+          value_parser = |s: &str| crate::seconds(s, 0.001..=MAX_TIMEOUT_S))]
+    progress: Option<Duration>,
     /// Empty the table before each position, to measure each on its own
     /// (the same option as `score4 bench --fresh-table`).
     #[arg(long, alias = "clear-table")]
@@ -291,7 +299,10 @@ fn solve_moves(
         }
         None => {
             let text = match question(args) {
-                Question::Score => format!("{moves} {}", solver.solve(&p).map_err(failed)?),
+                Question::Score => match args.progress {
+                    Some(every) => format!("{moves} {}", with_progress(solver, &p, moves, every)?),
+                    None => format!("{moves} {}", solver.solve(&p).map_err(failed)?),
+                },
                 Question::Sign => format!("{moves} {}", solver.solve_weak(&p).map_err(failed)?),
                 Question::Moves => {
                     let mut text = moves.to_string();
@@ -336,6 +347,50 @@ fn solve_moves(
         }
     }
     Ok((text, settled))
+}
+
+/// The score of `p`, solved while another thread prints on stderr, every
+/// `every`, what the solve has proven so far (`--progress`).
+fn with_progress(
+    solver: &mut wide::Solver,
+    p: &wide::Position,
+    moves: &str,
+    every: Duration,
+) -> Result<i32, String> {
+    let handle = solver.stop_handle();
+    let before = handle.positions();
+    let start = Instant::now();
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // Until the solve ends and drops the sender.
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(every)
+            {
+                let Some(proven) = handle.proven() else {
+                    continue;
+                };
+                let mut line = format!(
+                    "score4: progress: {}: {:.1} s, {} positions, score {}..{}",
+                    Quoted::new(moves),
+                    start.elapsed().as_secs_f64(),
+                    handle.positions().saturating_sub(before),
+                    proven.lower,
+                    proven.upper
+                );
+                if let Some(alpha) = proven.asking {
+                    let _ = write!(line, ", asking above {alpha}?");
+                }
+                eprintln!("{line}");
+            }
+        });
+        let score = solver.solve_until(p, None);
+        drop(done);
+        match score {
+            Ok(Ok(score)) => Ok(score),
+            Ok(Err(stopped)) => Err(stopped.to_string()),
+            Err(e) => Err(e.to_string()),
+        }
+    })
 }
 
 /// The fields after the position under `--timeout`, and whether they are

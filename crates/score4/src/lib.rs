@@ -70,6 +70,6 @@ pub use position::Ending;
 pub use position::Position;
 pub use size::{BoardSize, SizeError};
 pub use solver::{
-    default_table_mb, Analysis, Goal, Probe, ScoreRange, Solver, StopHandle, Stopped,
+    default_table_mb, Analysis, Goal, Probe, Proven, ScoreRange, Solver, StopHandle, Stopped,
     DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, MAX_PROBES, MAX_TABLE_MB,
 };

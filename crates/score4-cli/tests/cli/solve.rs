@@ -597,3 +597,55 @@ fn timeout_takes_seconds_and_a_question_it_can_bound() {
         assert!(err.contains("--timeout") && err.contains(words), "{err}");
     }
 }
+
+/// `--progress` shows on stderr, as a solve goes, ranges that hold the
+/// score, each within the last; stdout is what the plain solve prints.
+#[test]
+fn progress_shows_the_proven_range_as_the_solve_goes() {
+    // A position of `ply4-8.txt`: a second or so of search without the book.
+    let p = "35676";
+    let plain = solve(&["--no-book", p], None);
+    let o = solve(&["--no-book", "--progress", "0.02", p], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&plain));
+    let score: i32 = stdout(&o)
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let shown: Vec<(i32, i32)> = stderr(&o)
+        .lines()
+        .map(|line| {
+            let rest = line
+                .strip_prefix(&format!("score4: progress: '{p}': "))
+                .unwrap_or_else(|| panic!("not a progress line: {line}"));
+            let range = rest
+                .split("score ")
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap();
+            let (lower, upper) = range.split_once("..").unwrap();
+            (lower.parse().unwrap(), upper.parse().unwrap())
+        })
+        .collect();
+    assert!(!shown.is_empty(), "nothing shown");
+    for (i, &(lower, upper)) in shown.iter().enumerate() {
+        assert!(
+            lower <= score && score <= upper,
+            "{lower}..{upper} misses {score}"
+        );
+        if i > 0 {
+            let (last_lower, last_upper) = shown[i - 1];
+            assert!(last_lower <= lower && upper <= last_upper);
+        }
+    }
+    // Only for the score itself.
+    for other in ["--analyze", "--weak", "--best"] {
+        let o = solve(&["--progress", "1", other, p], None);
+        assert_eq!(o.status.code(), Some(2), "{other}");
+        assert!(stderr(&o).contains("--progress"), "{other}: {}", stderr(&o));
+    }
+}

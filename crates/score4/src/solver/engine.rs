@@ -31,6 +31,7 @@ use super::journal::{Journal, JournalError, JournalLoaded};
 use super::node::{Key, Node, Store};
 use super::proof::ProofSearch;
 use super::search::{Search, Tables};
+use super::stop::Proven;
 use super::stop::Signals;
 use super::table::{self, Table};
 use super::tuning::{
@@ -373,6 +374,9 @@ pub(crate) struct Engine<S, const STATS: bool> {
     /// Whether the call under way is a stoppable one, whose searches the
     /// handle and the deadline stop.
     stoppable: bool,
+    /// Whether the next strong solve is the call's own (not one of its
+    /// parts), whose progress a stoppable call publishes on the handle.
+    publish: bool,
     /// Where the costliest searches' bounds are kept, if anywhere.
     journal: Option<Journal>,
     /// Whether the table holds every bound of the journal: not after a
@@ -400,6 +404,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
             probes: Vec::with_capacity(MAX_PROBES),
             stop: StopHandle::default(),
             stoppable: false,
+            publish: false,
             journal: None,
             journal_in_table: false,
         };
@@ -549,7 +554,10 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         ask: Ask,
     ) -> Result<Found, Stopped> {
         Ok(match ask {
-            Ask::Score => Found::Score(self.solve_inner(p)?),
+            Ask::Score => {
+                self.publish = true;
+                Found::Score(self.solve_inner(p)?)
+            }
             Ask::Sign => Found::Score(self.solve_weak_inner(p)?),
             // A stop settles some columns, not the whole: never an error.
             Ask::Moves => Found::Moves(widen(self.analyze_inner(p).as_ref(), None)),
@@ -575,6 +583,9 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         p: &N,
         sign: &mut dyn FnMut(i32) -> Option<(bool, u64)>,
     ) -> Result<i32, Stopped> {
+        // Only the call's own solve, and only where another thread can
+        // read it during the call.
+        let publish = std::mem::take(&mut self.publish) && self.stoppable;
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
@@ -583,9 +594,19 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         let (mut min, mut max) = score_range(&layout, n);
         let sign_probe = tuning::sign_probe(layout.cells() as usize, layout.height(), n);
         let mut probes = 0;
-        while min < max {
+        let result = loop {
+            if min >= max {
+                break Ok(min);
+            }
             let probe = next_probe(&layout, min, max, probes, n);
             probes += 1;
+            if publish {
+                self.stop.publish(Some(Proven {
+                    lower: min,
+                    upper: max,
+                    asking: Some(probe),
+                }));
+            }
             let asked = if probe == sign_probe && min < 0 && max > 0 {
                 sign(probe)
             } else {
@@ -600,15 +621,21 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
                     self.record_probe(probe, probe + 1, r, nodes);
                     r
                 }
-                None => self.search(p, probe, probe + 1)?,
+                None => match self.search(p, probe, probe + 1) {
+                    Ok(r) => r,
+                    Err(stopped) => break Err(stopped),
+                },
             };
             if r <= probe {
                 max = r;
             } else {
                 min = r;
             }
+        };
+        if publish {
+            self.stop.publish(None);
         }
-        Ok(min)
+        result
     }
 
     /// One null-window search of `p` at `alpha`, fail-soft: at most

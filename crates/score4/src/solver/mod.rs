@@ -85,7 +85,7 @@ pub(crate) use engine::{
 };
 pub use journal::{JournalError, JournalLoaded};
 pub(crate) use node::{Node, Store};
-pub use stop::{StopHandle, Stopped};
+pub use stop::{Proven, StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,
     LARGE_BOARD_CELLS, LARGE_TABLE_MB, NEAR_TABLE_MB, SEARCH_STACK_BYTES,

@@ -54,10 +54,55 @@ pub(super) struct Signals {
     /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) as they go:
     /// what another thread reads to show progress during one long search.
     pub(super) live: AtomicU64,
+    /// What the stoppable strong solve under way has proven of its
+    /// position's score, as [`Proven::pack`] writes it: 0 when none is
+    /// under way.
+    pub(super) proven: AtomicU64,
     /// The deadline of the call under way, where no timer thread can be
     /// had: the search reads it with the running count.
     #[cfg(target_family = "wasm")]
     pub(super) deadline: Mutex<Option<Instant>>,
+}
+
+/// What a strong solve under way has proven of its position's score so
+/// far, for another thread to show (see [`StopHandle::proven`]): a solve
+/// narrows the range one null window at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proven {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// The question the search is answering now, "is the score above
+    /// this?"; none once the score is exact.
+    pub asking: Option<i32>,
+}
+
+impl Proven {
+    /// Set in every packed value, so that 0 means none.
+    const SOME: u64 = 1 << 63;
+    /// Set when a question is asked.
+    const ASKING: u64 = 1 << 48;
+
+    /// One word, for an atomic: each score in 16 bits (scores are far
+    /// smaller).
+    pub(super) fn pack(self) -> u64 {
+        let field = |score: i32, at: u32| u64::from(score as i16 as u16) << at;
+        Self::SOME
+            | field(self.lower, 0)
+            | field(self.upper, 16)
+            | self.asking.map_or(0, |a| Self::ASKING | field(a, 32))
+    }
+
+    /// What [`pack`](Self::pack) wrote, if anything.
+    fn unpack(word: u64) -> Option<Self> {
+        let field = |at: u32| i32::from((word >> at) as u16 as i16);
+        (word & Self::SOME != 0).then(|| Proven {
+            lower: field(0),
+            upper: field(16),
+            asking: (word & Self::ASKING != 0).then(|| field(32)),
+        })
+    }
 }
 
 impl Signals {
@@ -106,6 +151,39 @@ impl StopHandle {
     /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) per thread.
     pub(super) fn live_count(&self) -> u64 {
         self.0.signals.live.load(Ordering::Relaxed)
+    }
+
+    /// Positions the stoppable searches of the solver have searched since
+    /// it was made, counted as they go (in steps of a few thousand a
+    /// thread): what a long `*_until` search shows as progress.
+    pub fn positions(&self) -> u64 {
+        self.live_count()
+    }
+
+    /// What the stoppable strong solve under way (`solve_until`) has
+    /// proven of its position's score so far; none when no such solve is
+    /// under way. Read from another thread while the solve runs.
+    ///
+    /// ```
+    /// use score4::{Position, Solver};
+    /// let mut solver = Solver::<7, 6>::new();
+    /// let handle = solver.stop_handle();
+    /// assert_eq!(handle.proven(), None);
+    /// let p: Position<7, 6> = "4455".parse().unwrap();
+    /// let score = solver.solve_until(&p, None).unwrap();
+    /// assert_eq!(score, solver.solve(&p));
+    /// // Between calls, none.
+    /// assert_eq!(handle.proven(), None);
+    /// ```
+    pub fn proven(&self) -> Option<Proven> {
+        Proven::unpack(self.0.signals.proven.load(Ordering::Relaxed))
+    }
+
+    /// Publishes what the strong solve under way has proven (none once it
+    /// ends).
+    pub(super) fn publish(&self, proven: Option<Proven>) {
+        let word = proven.map_or(0, Proven::pack);
+        self.0.signals.proven.store(word, Ordering::Relaxed);
     }
 
     /// What the stoppable searches look at and report to.

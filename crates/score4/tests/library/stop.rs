@@ -50,6 +50,57 @@ fn a_handle_stops_a_long_search_from_another_thread() {
     }
 }
 
+/// A stoppable strong solve shows, as it goes, the range it has proven and
+/// the positions searched: every range read from another thread holds the
+/// score, each within the last, and none is left once the solve ends.
+#[test]
+fn a_long_solve_shows_what_it_has_proven_as_it_goes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let p: Position<7, 6> = "2474223".parse().unwrap();
+    let score = searching(1).solve(&p);
+    for threads in [1, 2] {
+        let mut solver = searching(threads);
+        let handle = solver.stop_handle();
+        assert_eq!(handle.proven(), None);
+        let before = handle.positions();
+        let done = Arc::new(AtomicBool::new(false));
+        let watcher = {
+            let (handle, done) = (handle.clone(), done.clone());
+            std::thread::spawn(move || {
+                let mut seen = Vec::new();
+                while !done.load(Ordering::SeqCst) {
+                    if let Some(now) = handle.proven() {
+                        if seen.last() != Some(&now) {
+                            seen.push(now);
+                        }
+                    }
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                seen
+            })
+        };
+        assert_eq!(solver.solve_until(&p, None), Ok(score));
+        done.store(true, Ordering::SeqCst);
+        let seen = watcher.join().unwrap();
+        assert!(!seen.is_empty(), "{threads} threads: nothing shown");
+        for (i, r) in seen.iter().enumerate() {
+            assert!(r.lower <= score && score <= r.upper, "{r:?} misses {score}");
+            let asking = r.asking.expect("a question while the solve runs");
+            assert!(r.lower <= asking && asking < r.upper, "{r:?}");
+            if i > 0 {
+                let last = seen[i - 1];
+                assert!(
+                    last.lower <= r.lower && r.upper <= last.upper,
+                    "{last:?} then {r:?}"
+                );
+            }
+        }
+        assert!(handle.positions() > before, "no positions counted");
+        assert_eq!(handle.proven(), None, "left after the solve");
+    }
+}
+
 /// A deadline that has passed stops every search, but positions that need
 /// none (finished games, immediate wins, book positions) still answer.
 #[test]
