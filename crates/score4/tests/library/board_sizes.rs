@@ -152,7 +152,8 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
 /// files do (the unpublished ones, 4x16 and 4x17, the score found here);
-/// an unfinished one (12x4) only reads back.
+/// an unfinished one (12x4) only reads back, unless it has proven the
+/// published sign (10x5), which it then proves again at once.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
@@ -162,7 +163,10 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     const UNPUBLISHED: [(&str, i32); 2] = [("4x16", 0), ("4x17", 0)];
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
+    /// Unfinished ones whose journals prove the published sign.
+    const SIGN_PROVEN: [(&str, i32); 1] = [("10x5", 1)];
     let mut proved = Vec::new();
+    let mut signed = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("fixtures/journal") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_none_or(|e| e != "journal") {
@@ -178,6 +182,23 @@ fn kept_journals_read_back_and_prove_the_published_results() {
         let loaded = solver.keep_journal(&copy, 1 << 22).unwrap();
         assert_eq!(loaded.damaged, 0, "{size}: {loaded:?}");
         assert!(loaded.bounds > 1000, "{size}: {loaded:?}");
+        if let Some(&(_, sign)) = SIGN_PROVEN.iter().find(|(s, _)| *s == size) {
+            let published = score4_testkit::fixtures::published_results()
+                .into_iter()
+                .find(|((w, h), _)| format!("{w}x{h}") == size)
+                .map(|(_, e)| e.signum());
+            assert_eq!(published, Some(sign), "{size}");
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+            let empty = score4::wide::Position::parse(&shape, "").unwrap();
+            let weak = solver.solve_weak_until(&empty, Some(deadline)).unwrap();
+            assert_eq!(weak, Ok(sign), "{size}");
+            assert!(
+                solver.nodes() < 1000,
+                "{size}: {} positions",
+                solver.nodes()
+            );
+            signed.push(size.clone());
+        }
         if !FINISHED.contains(&size.as_str()) {
             continue;
         }
@@ -207,4 +228,5 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let mut finished = FINISHED;
     finished.sort_unstable();
     assert_eq!(proved, finished);
+    assert_eq!(signed, SIGN_PROVEN.map(|(s, _)| s.to_string()));
 }
