@@ -369,18 +369,15 @@ fn with_progress(
                 let Some(proven) = handle.proven() else {
                     continue;
                 };
-                let mut line = format!(
-                    "score4: progress: {}: {:.1} s, {} positions, score {}..{}",
+                output::note(format_args!(
+                    "progress: {}: {:.1} s, {} positions, score {}..{}, asking above {}?",
                     Quoted::new(moves),
                     start.elapsed().as_secs_f64(),
                     handle.positions().saturating_sub(before),
                     proven.lower,
-                    proven.upper
-                );
-                if let Some(alpha) = proven.asking {
-                    let _ = write!(line, ", asking above {alpha}?");
-                }
-                eprintln!("{line}");
+                    proven.upper,
+                    proven.asking
+                ));
             }
         });
         let score = solver.solve_until(p, None);

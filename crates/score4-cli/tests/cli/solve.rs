@@ -642,6 +642,31 @@ fn progress_shows_the_proven_range_as_the_solve_goes() {
             assert!(last_lower <= lower && upper <= last_upper);
         }
     }
+    // A stderr that cannot be written loses the progress lines, never the
+    // answer, and panics nothing.
+    #[cfg(target_os = "linux")]
+    {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let o = Command::new(env!("CARGO_BIN_EXE_score4"))
+            .args([
+                "solve",
+                "--table-mb",
+                "8",
+                "--no-book",
+                "--progress",
+                "0.02",
+                p,
+            ])
+            .stdin(Stdio::null())
+            .stderr(full)
+            .output()
+            .expect("the binary runs");
+        assert!(o.status.success(), "{:?}", o.status);
+        assert_eq!(stdout(&o), stdout(&plain));
+    }
     // Only for the score itself.
     for other in ["--analyze", "--weak", "--best"] {
         let o = solve(&["--progress", "1", other, p], None);

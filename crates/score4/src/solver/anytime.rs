@@ -341,7 +341,7 @@ pub(crate) fn watch<T: Counts + Clone + Send>(
                 prove(&mut |state: &T| {
                     // The caller may have gone (a panic); the search then
                     // ends at the stop it was given.
-                    let _ = tx.send((state.clone(), live.live_count()));
+                    let _ = tx.send((state.clone(), live.positions()));
                 })
             })
             .ok()?;
@@ -370,7 +370,7 @@ pub(crate) fn watch<T: Counts + Clone + Send>(
                     if let Some((state, live_then)) = &last {
                         let mut now = state.clone();
                         let (nodes, elapsed) = now.counts();
-                        *nodes += handle.live_count().saturating_sub(*live_then);
+                        *nodes += handle.positions().saturating_sub(*live_then);
                         *elapsed = start.elapsed();
                         show(&mut now);
                     }

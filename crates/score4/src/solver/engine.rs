@@ -325,7 +325,7 @@ fn solve_with_proof_sign<const W: usize, const H: usize, const STATS: bool>(
         let above = proof.above(p, alpha, u64::MAX)?;
         Some((above, proof.positions() - before))
     };
-    engine.solve_inner_with(p, &mut sign)
+    engine.solve_inner_with(p, &mut sign, false)
 }
 
 /// Whether a strong solve of `p` on `threads` threads asks its sign of the
@@ -374,9 +374,6 @@ pub(crate) struct Engine<S, const STATS: bool> {
     /// Whether the call under way is a stoppable one, whose searches the
     /// handle and the deadline stop.
     stoppable: bool,
-    /// Whether the next strong solve is the call's own (not one of its
-    /// parts), whose progress a stoppable call publishes on the handle.
-    publish: bool,
     /// Where the costliest searches' bounds are kept, if anywhere.
     journal: Option<Journal>,
     /// Whether the table holds every bound of the journal: not after a
@@ -404,7 +401,6 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
             probes: Vec::with_capacity(MAX_PROBES),
             stop: StopHandle::default(),
             stoppable: false,
-            publish: false,
             journal: None,
             journal_in_table: false,
         };
@@ -554,10 +550,9 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         ask: Ask,
     ) -> Result<Found, Stopped> {
         Ok(match ask {
-            Ask::Score => {
-                self.publish = true;
-                Found::Score(self.solve_inner(p)?)
-            }
+            // The call's own solve shows its progress on the handle, where
+            // another thread can read it during the call.
+            Ask::Score => Found::Score(self.solve_inner_with(p, &mut |_| None, self.stoppable)?),
             Ask::Sign => Found::Score(self.solve_weak_inner(p)?),
             // A stop settles some columns, not the whole: never an error.
             Ask::Moves => Found::Moves(widen(self.analyze_inner(p).as_ref(), None)),
@@ -572,20 +567,20 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
     }
 
     pub(crate) fn solve_inner<N: Node<Key = S::Key>>(&mut self, p: &N) -> Result<i32, Stopped> {
-        self.solve_inner_with(p, &mut |_| None)
+        self.solve_inner_with(p, &mut |_| None, false)
     }
 
     /// [`solve_inner`](Self::solve_inner), asking `sign` first at the
     /// probe of the sign: whether the score is above that probe, and the
-    /// positions it took to tell, or none to leave it to the search.
+    /// positions it took to tell, or none to leave it to the search. With
+    /// `publish`, the range proven and the question asked go to the stop
+    /// handle before each probe ([`StopHandle::proven`]).
     pub(crate) fn solve_inner_with<N: Node<Key = S::Key>>(
         &mut self,
         p: &N,
         sign: &mut dyn FnMut(i32) -> Option<(bool, u64)>,
+        publish: bool,
     ) -> Result<i32, Stopped> {
-        // Only the call's own solve, and only where another thread can
-        // read it during the call.
-        let publish = std::mem::take(&mut self.publish) && self.stoppable;
         if let Some(score) = self.known_score(p) {
             return Ok(score);
         }
@@ -604,7 +599,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
                 self.stop.publish(Some(Proven {
                     lower: min,
                     upper: max,
-                    asking: Some(probe),
+                    asking: probe,
                 }));
             }
             let asked = if probe == sign_probe && min < 0 && max > 0 {

@@ -73,25 +73,20 @@ pub struct Proven {
     pub lower: i32,
     /// The score is at most this.
     pub upper: i32,
-    /// The question the search is answering now, "is the score above
-    /// this?"; none once the score is exact.
-    pub asking: Option<i32>,
+    /// The question the search is answering now: "is the score above
+    /// this?" (`lower <= asking < upper`).
+    pub asking: i32,
 }
 
 impl Proven {
     /// Set in every packed value, so that 0 means none.
     const SOME: u64 = 1 << 63;
-    /// Set when a question is asked.
-    const ASKING: u64 = 1 << 48;
 
     /// One word, for an atomic: each score in 16 bits (scores are far
     /// smaller).
     pub(super) fn pack(self) -> u64 {
         let field = |score: i32, at: u32| u64::from(score as i16 as u16) << at;
-        Self::SOME
-            | field(self.lower, 0)
-            | field(self.upper, 16)
-            | self.asking.map_or(0, |a| Self::ASKING | field(a, 32))
+        Self::SOME | field(self.lower, 0) | field(self.upper, 16) | field(self.asking, 32)
     }
 
     /// What [`pack`](Self::pack) wrote, if anything.
@@ -100,7 +95,7 @@ impl Proven {
         (word & Self::SOME != 0).then(|| Proven {
             lower: field(0),
             upper: field(16),
-            asking: (word & Self::ASKING != 0).then(|| field(32)),
+            asking: field(32),
         })
     }
 }
@@ -147,17 +142,12 @@ impl StopHandle {
         self.0.user.load(Ordering::SeqCst)
     }
 
-    /// Positions the stoppable searches have searched so far, to within
-    /// [`LIVE_COUNT_STEP`](super::tuning::LIVE_COUNT_STEP) per thread.
-    pub(super) fn live_count(&self) -> u64 {
-        self.0.signals.live.load(Ordering::Relaxed)
-    }
-
     /// Positions the stoppable searches of the solver have searched since
-    /// it was made, counted as they go (in steps of a few thousand a
-    /// thread): what a long `*_until` search shows as progress.
+    /// it was made, counted as they go in steps of a few thousand a thread
+    /// (`tuning::LIVE_COUNT_STEP`): what a long `*_until` search shows as
+    /// progress.
     pub fn positions(&self) -> u64 {
-        self.live_count()
+        self.0.signals.live.load(Ordering::Relaxed)
     }
 
     /// What the stoppable strong solve under way (`solve_until`) has

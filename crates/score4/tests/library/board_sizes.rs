@@ -182,14 +182,16 @@ fn kept_journals_read_back_and_prove_the_published_results() {
         let loaded = solver.keep_journal(&copy, 1 << 22).unwrap();
         assert_eq!(loaded.damaged, 0, "{size}: {loaded:?}");
         assert!(loaded.bounds > 1000, "{size}: {loaded:?}");
+        let published = score4_testkit::fixtures::published_results()
+            .into_iter()
+            .find(|((w, h), _)| format!("{w}x{h}") == size)
+            .map(|(_, e)| e);
+        let empty = score4::wide::Position::parse(&shape, "").unwrap();
+        // A deadline only bounds a broken journal's search; a sound one
+        // answers in a few positions.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         if let Some(&(_, sign)) = SIGN_PROVEN.iter().find(|(s, _)| *s == size) {
-            let published = score4_testkit::fixtures::published_results()
-                .into_iter()
-                .find(|((w, h), _)| format!("{w}x{h}") == size)
-                .map(|(_, e)| e.signum());
-            assert_eq!(published, Some(sign), "{size}");
-            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-            let empty = score4::wide::Position::parse(&shape, "").unwrap();
+            assert_eq!(published.map(i32::signum), Some(sign), "{size}");
             let weak = solver.solve_weak_until(&empty, Some(deadline)).unwrap();
             assert_eq!(weak, Ok(sign), "{size}");
             assert!(
@@ -202,18 +204,10 @@ fn kept_journals_read_back_and_prove_the_published_results() {
         if !FINISHED.contains(&size.as_str()) {
             continue;
         }
-        let published = score4_testkit::fixtures::published_results()
-            .into_iter()
-            .find(|((w, h), _)| format!("{w}x{h}") == size)
-            .map(|(_, e)| e);
         let found_here = UNPUBLISHED.iter().find(|(s, _)| *s == size);
         // A size is either published or found here, never both.
         assert_ne!(published.is_some(), found_here.is_some(), "{size}");
         let expected = published.or(found_here.map(|&(_, score)| score));
-        // A deadline only bounds a broken journal's search; a sound one
-        // answers in a few positions.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-        let empty = score4::wide::Position::parse(&shape, "").unwrap();
         let score = solver.solve_until(&empty, Some(deadline)).unwrap();
         assert!(score.is_ok(), "{size}: {score:?}");
         assert_eq!(score.ok(), expected, "{size}");
