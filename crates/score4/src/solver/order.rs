@@ -3,7 +3,9 @@
 //! Alpha-beta prunes most when the best move comes first. The table's
 //! best move from an earlier search is tried first; the rest are ranked by
 //! the winning cells ("threats") they create, ties broken centre first,
-//! where most lines pass.
+//! where most lines pass; on some boards the killer move (the cell whose
+//! move last cut off at the same depth) goes ahead of the moves it ties
+//! with.
 
 use super::tuning::FAST_WIN;
 use crate::layout::{non_losing_among, CellSet, Discs, Layout};
@@ -113,4 +115,63 @@ pub(crate) fn ordered_moves<L: Layout>(
         len += 1;
     }
     (moves, winning, child_threats)
+}
+
+/// Moves the `killer` cell, if it is among the ranked `moves` (as
+/// [`ordered_moves`] gives them), ahead of the moves of its rank: after
+/// every better ranked move, before those it ties with, whose order is
+/// kept.
+#[inline(always)]
+pub(crate) fn put_killer_first<C: CellSet>(moves: &mut [(C, u32)], killer: C) {
+    let Some(mut i) = moves
+        .iter()
+        .position(|&(cell, _)| cell.any() && cell == killer)
+    else {
+        return;
+    };
+    while i > 0 && moves[i - 1].1 == moves[i].1 {
+        moves.swap(i - 1, i);
+        i -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitboard::Bitboard;
+
+    fn cells(moves: &[(u32, u32)]) -> Vec<(Bitboard, u32)> {
+        moves
+            .iter()
+            .map(|&(bit, rank)| (Bitboard(1 << bit), rank))
+            .collect()
+    }
+
+    #[test]
+    fn the_killer_goes_ahead_of_its_ties_only() {
+        let ranked = [(3, 9), (2, 5), (4, 5), (1, 5), (5, 2)];
+        let cases: [(u32, [(u32, u32); 5]); 6] = [
+            // Tied with two before it: ahead of both, the rest in order.
+            (1, [(3, 9), (1, 5), (2, 5), (4, 5), (5, 2)]),
+            (4, [(3, 9), (4, 5), (2, 5), (1, 5), (5, 2)]),
+            // Ranked lower than a tie: it stays below the better ranks.
+            (5, ranked),
+            // First already, or first of its rank.
+            (3, ranked),
+            (2, ranked),
+            // Not among the moves.
+            (6, ranked),
+        ];
+        for (killer, expected) in cases {
+            let mut moves = cells(&ranked);
+            put_killer_first(&mut moves, Bitboard(1 << killer));
+            assert_eq!(moves, cells(&expected), "killer {killer}");
+        }
+        // No killer yet: nothing moves, not even an empty slot's.
+        let mut moves = cells(&ranked);
+        moves.push((Bitboard(0), 0));
+        let before = moves.clone();
+        put_killer_first(&mut moves, Bitboard(0));
+        assert_eq!(moves, before);
+    }
 }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::bounds::static_bounds;
 use super::journal::{Journal, Kept};
 use super::node::{Cells, Key, Node, Store};
-use super::order::ordered_moves;
+use super::order::{ordered_moves, put_killer_first};
 use super::rules;
 use super::stop::Signals;
 use super::table::Table;
@@ -19,6 +19,7 @@ use super::tuning::{self, ETC_MIN_EMPTY, TABLE_MIN_EMPTY};
 use crate::bitboard::Bitboard;
 use crate::layout::{CellSet, Layout};
 use crate::score;
+use crate::wide::shape::MAX_LAYOUT_BITS;
 
 /// Adds to a count or a measure of a measuring search (`STATS`);
 /// compiled to nothing in any other.
@@ -171,6 +172,10 @@ pub(crate) struct Search<'t, N: Node, S, const STATS: bool> {
     /// The layout of the positions searched: the cells of a size given
     /// as data; nothing for a compiled size, whose masks are constants.
     layout: N::Layout,
+    /// By moves played, the cell whose move last cut off a position with
+    /// that many moves: a tie-break of the move order on some boards
+    /// ([`tuning::KILLER_BOARDS`]).
+    killers: [Cells<N>; MAX_LAYOUT_BITS],
 }
 
 impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, STATS> {
@@ -188,6 +193,23 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
             shared: None,
             keep_from: tables.journal.map_or(u64::MAX, |j| j.min_work),
             layout,
+            killers: [Cells::<N>::EMPTY; MAX_LAYOUT_BITS],
+        }
+    }
+
+    /// Whether moves are ordered by killer moves too: a constant for a
+    /// compiled size.
+    #[inline(always)]
+    fn killing(&self) -> bool {
+        tuning::killer_moves(self.layout.width(), self.layout.height())
+    }
+
+    /// Remembers that the move to `cell` cut off a position with `n`
+    /// moves played, unless the search gave up there.
+    #[inline(always)]
+    fn cut_by(&mut self, n: i32, cell: Cells<N>) {
+        if self.killing() && !self.aborted {
+            self.killers[n as usize] = cell;
         }
     }
 
@@ -456,6 +478,10 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
             record!(n, StaticWin);
             return (self.win_score(n + 2), layout.column_of(winning));
         }
+        let mut moves = moves;
+        if self.killing() {
+            put_killer_first(moves.as_mut(), self.killers[n as usize]);
+        }
         let moves = moves.as_ref();
         let child_threats = child_threats.as_ref();
         // No move wins by force with our next disc either: a win takes
@@ -525,6 +551,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
                 }
             }
             if let Some(cut) = self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best) {
+                self.cut_by(n, cell);
                 if cell == moves[0].0 {
                     record!(n, FirstMoveCut);
                 } else {
@@ -541,6 +568,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
                 if let Some(cut) =
                     self.search_move(p, cell, known(cell), &mut alpha, beta, &mut best)
                 {
+                    self.cut_by(n, cell);
                     record!(n, LaterMoveCut);
                     add!(n, BeforeCut, tried - first_searched);
                     return cut;

@@ -232,6 +232,29 @@ pub(super) const TABLE_MIN_EMPTY: i32 = 6;
 /// those not measured (docs/experiments.md).
 pub(super) const PROOF_SIGN_BOARDS: &[(usize, usize, usize)] = &[(6, 8, 2), (8, 6, 1)];
 
+/// The boards whose searches break ties between moves of equal rank by
+/// the killer move first (the cell whose move last cut off a position
+/// with as many moves played), centre first after it: the two long solves
+/// under way, on positions from each at the depths it works at. Not on
+/// the others: on 11x4, 10x4, 9x4, 6x7 and the standard board's sets it
+/// costs positions or changes nothing (docs/experiments.md), and the
+/// compiled sizes leave it out.
+pub(super) const KILLER_BOARDS: &[(usize, usize)] = &[(12, 4), (10, 5)];
+
+/// Whether the searches of a `width` x `height` board use killer moves
+/// ([`KILLER_BOARDS`]): a constant for a compiled size.
+#[inline(always)]
+pub(super) const fn killer_moves(width: usize, height: usize) -> bool {
+    let mut i = 0;
+    while i < KILLER_BOARDS.len() {
+        if KILLER_BOARDS[i].0 == width && KILLER_BOARDS[i].1 == height {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The least empty cells at which [`PROOF_SIGN_BOARDS`] ask it: their
 /// empty boards and positions up to 4 moves in. From 6 moves in, where
 /// the side to move's loss is no longer the usual answer, alpha-beta
