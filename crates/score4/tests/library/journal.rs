@@ -1,6 +1,7 @@
 //! The solver's journal: solves stopped part way and started again by new
 //! solvers from the journal give the plain solver's scores, bounds kept
-//! from one root serve every other, and damaged lines are never trusted.
+//! from one root serve every other, journals of one board merge by
+//! appending, and damaged lines are never trusted.
 
 use std::fs;
 use std::path::Path;
@@ -110,6 +111,53 @@ fn kept_bounds_serve_every_root() {
         again.clear_table();
     }
     assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
+}
+
+/// Journals of one board kept by separate solves (processes on two
+/// cores, each with its own roots) merge by appending one's lines to the
+/// other's: every line is read back, and a solver from the merged journal
+/// solves the roots of both with the plain scores, far more cheaply than
+/// either took.
+#[test]
+fn journals_of_one_board_merge_by_appending() {
+    let dir = tempfile::tempdir().unwrap();
+    let positions = sample::<6, 5>(0x10_0A4, 40, 4);
+    let (ours, theirs) = positions.split_at(positions.len() / 2);
+    let mut cold = 0;
+    let mut kept = Vec::new();
+    for (name, part) in [("ours", ours), ("theirs", theirs)] {
+        let path = dir.path().join(name);
+        let (mut solver, _) = with_journal::<6, 5>(&path);
+        solver.reset_nodes();
+        for (p, score) in part {
+            assert_eq!(solver.solve(p), *score, "{p:?}");
+        }
+        cold += solver.nodes();
+        drop(solver);
+        kept.push((path.clone(), fs::read_to_string(&path).unwrap()));
+    }
+    let lines = |text: &str| text.lines().count() - 1;
+    let ((ours_path, ours_text), (_, theirs_text)) = (&kept[0], &kept[1]);
+    assert!(lines(ours_text) > 10 && lines(theirs_text) > 10);
+    let merged: String = ours_text
+        .lines()
+        .chain(theirs_text.lines().skip(1))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    fs::write(ours_path, merged).unwrap();
+    let (mut solver, loaded) = with_journal::<6, 5>(ours_path);
+    assert_eq!(loaded.damaged, 0);
+    assert_eq!(loaded.bounds, lines(ours_text) + lines(theirs_text));
+    solver.reset_nodes();
+    for (p, score) in theirs.iter().chain(ours).rev() {
+        assert_eq!(solver.solve(p), *score, "{p:?}");
+        solver.clear_table();
+    }
+    assert!(
+        solver.nodes() * 4 < cold,
+        "{} against {cold}",
+        solver.nodes()
+    );
 }
 
 /// Lines cut short, edited or not text are counted and skipped, the
