@@ -237,8 +237,8 @@ pub(super) const PROOF_SIGN_BOARDS: &[(usize, usize, usize)] = &[(6, 8, 2), (8, 
 /// with as many moves played), centre first after it: the two long solves
 /// under way, on positions from each at the depths it works at. Not on
 /// the others: on 11x4, 10x4, 9x4, 6x7 and the standard board's sets it
-/// costs positions or changes nothing (docs/experiments.md), and the
-/// compiled sizes leave it out.
+/// costs positions or changes nothing (docs/experiments.md), and every
+/// other compiled size compiles it out.
 pub(super) const KILLER_BOARDS: &[(usize, usize)] = &[(12, 4), (10, 5)];
 
 /// Whether the searches of a `width` x `height` board use killer moves
