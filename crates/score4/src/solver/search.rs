@@ -464,7 +464,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
     ) -> (i32, usize) {
         let n = p.moves_played() as i32;
         let layout = self.layout;
-        let (moves, winning, child_threats) = ordered_moves(
+        let (mut moves, winning, child_threats) = ordered_moves(
             &layout,
             &p.discs(),
             candidates.threats.theirs,
@@ -478,7 +478,6 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
             record!(n, StaticWin);
             return (self.win_score(n + 2), layout.column_of(winning));
         }
-        let mut moves = moves;
         if self.killing() {
             put_killer_first(moves.as_mut(), self.killers[n as usize]);
         }

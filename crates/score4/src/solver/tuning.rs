@@ -244,15 +244,8 @@ pub(super) const KILLER_BOARDS: &[(usize, usize)] = &[(12, 4), (10, 5)];
 /// Whether the searches of a `width` x `height` board use killer moves
 /// ([`KILLER_BOARDS`]): a constant for a compiled size.
 #[inline(always)]
-pub(super) const fn killer_moves(width: usize, height: usize) -> bool {
-    let mut i = 0;
-    while i < KILLER_BOARDS.len() {
-        if KILLER_BOARDS[i].0 == width && KILLER_BOARDS[i].1 == height {
-            return true;
-        }
-        i += 1;
-    }
-    false
+pub(super) fn killer_moves(width: usize, height: usize) -> bool {
+    KILLER_BOARDS.contains(&(width, height))
 }
 
 /// The least empty cells at which [`PROOF_SIGN_BOARDS`] ask it: their
