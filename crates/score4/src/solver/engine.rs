@@ -27,10 +27,10 @@ use crate::clock::Instant;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::journal::{Journal, JournalError, JournalLoaded};
+use super::journal::{Journal, JournalError, JournalLoaded, Kept};
 use super::node::{Key, Node, Store};
 use super::proof::ProofSearch;
-use super::search::{Search, Tables};
+use super::search::{table_key, Search, Tables};
 use super::stop::Proven;
 use super::stop::Signals;
 use super::table::{self, Table};
@@ -851,9 +851,13 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
                 self.searched,
                 self.stop_signals(),
             );
+            let before = self.searched;
             let score = search.negamax(p, alpha, beta);
             let finished = search.finished();
             self.searched = search.nodes;
+            if finished {
+                self.keep_answer(p, alpha, beta, score, self.searched - before);
+            }
             return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables<S>> = (0..self.threads).map(|t| self.tables(t)).collect();
@@ -874,7 +878,52 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
             ),
         };
         self.searched += nodes;
+        if let Some(score) = score {
+            self.keep_answer(p, alpha, beta, score, nodes);
+        }
         score.ok_or(Stopped)
+    }
+
+    /// Appends the answer of a finished search of `p` within `alpha..beta`
+    /// (fail-soft) to the journal, however few positions it took: the
+    /// search keeps only the subtrees that cost `min_work`, and a question
+    /// answered cheaply from the journal's bounds of its children (a
+    /// position whose replies other jobs have each refuted) is not among
+    /// them, though it is what the run was asked. Kept, it lets the search
+    /// of a parent cut at it by its children's lookups, where the parent
+    /// would otherwise try its other moves first, searching them for
+    /// hours.
+    fn keep_answer<N: Node<Key = S::Key>>(
+        &self,
+        p: &N,
+        alpha: i32,
+        beta: i32,
+        score: i32,
+        work: u64,
+    ) {
+        let Some(journal) = self.journal.as_ref() else {
+            return;
+        };
+        if work >= journal.min_work {
+            return;
+        }
+        let n = p.moves_played() as i32;
+        let (min, max) = score_range(&p.layout(), n);
+        let (lower, upper) = if score <= alpha {
+            (min, score)
+        } else if score >= beta {
+            (score, max)
+        } else {
+            (score, score)
+        };
+        let kept = Kept {
+            moves: n as u32,
+            lower,
+            upper,
+            best: None,
+            work,
+        };
+        journal.keep(table_key(p, self.cells).0.in_journal(), kept);
     }
 }
 

@@ -5,8 +5,10 @@
 //! A bound in the table is a fact about a position, whatever the window or
 //! the root of the search that found it; the table can only forget it. So
 //! every search whose subtree took at least `min_work` positions also
-//! appends its bound to the journal, and a solver that opens the journal
-//! again puts every bound it holds back into its table before it searches
+//! appends its bound to the journal, as does every question's root (a
+//! solve's probe, a split job) whatever it took, and a solver that opens
+//! the journal again puts every bound it holds back into its table before
+//! it searches
 //! (and again after each clear). A killed search then redoes only the
 //! subtrees it had not finished, each below `min_work` positions or on the
 //! path it was on. Searches of one board share a journal whatever their

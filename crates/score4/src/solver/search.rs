@@ -178,6 +178,18 @@ pub(crate) struct Search<'t, N: Node, S, const STATS: bool> {
     killers: [Cells<N>; MAX_LAYOUT_BITS],
 }
 
+/// The table key of `p` on a board of `cells` cells (see `Search::key`):
+/// the journal keeps a search's answer under it too.
+#[inline(always)]
+pub(super) fn table_key<N: Node>(p: &N, cells: u32) -> (N::Key, bool) {
+    let key = p.key();
+    if p.moves_played() >= tuning::mirror_below_moves(cells) {
+        return (key, false);
+    }
+    let canonical = p.canonical_key();
+    (canonical, canonical != key)
+}
+
 impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, STATS> {
     pub(super) fn new(
         layout: N::Layout,
@@ -240,12 +252,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
     /// are mirrored).
     #[inline(always)]
     fn key(&self, p: &N) -> (N::Key, bool) {
-        let key = p.key();
-        if p.moves_played() >= tuning::mirror_below_moves(self.cells() as u32) {
-            return (key, false);
-        }
-        let canonical = p.canonical_key();
-        (canonical, canonical != key)
+        table_key(p, self.cells() as u32)
     }
 
     /// The table keys of the positions after each candidate move, by

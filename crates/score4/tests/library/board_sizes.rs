@@ -152,8 +152,8 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
 /// files do (the unpublished ones, 4x16 and 4x17, the score found here);
-/// an unfinished one (12x4) only reads back, unless it has proven the
-/// published sign (10x5), which it then proves again at once.
+/// an unfinished one only reads back, unless it has proven the published
+/// sign (10x5, 12x4), which it then proves again at once.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
@@ -164,7 +164,7 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
     /// Unfinished ones whose journals prove the published sign.
-    const SIGN_PROVEN: [(&str, i32); 1] = [("10x5", 1)];
+    const SIGN_PROVEN: [(&str, i32); 2] = [("10x5", 1), ("12x4", -1)];
     let mut proved = Vec::new();
     let mut signed = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("fixtures/journal") {
@@ -222,5 +222,6 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let mut finished = FINISHED;
     finished.sort_unstable();
     assert_eq!(proved, finished);
+    signed.sort_unstable();
     assert_eq!(signed, SIGN_PROVEN.map(|(s, _)| s.to_string()));
 }

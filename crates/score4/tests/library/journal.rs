@@ -113,6 +113,42 @@ fn kept_bounds_serve_every_root() {
     assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
 }
 
+/// Every question's answer is kept, however few positions it took: with
+/// a journal that keeps no subtree by its cost, a solve still leaves each
+/// root's proven bounds, and a solver from that journal answers the same
+/// roots from them with hardly a search, where without them it would
+/// search again as much as the first did.
+#[test]
+fn every_answer_is_kept_whatever_it_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal");
+    let positions = sample::<6, 5>(0x10_0A5, 30, 6);
+    let never = u64::MAX / 2;
+    let mut first = Solver::<6, 5>::with_table_mb(4);
+    assert_eq!(first.keep_journal(&path, never).unwrap().bounds, 0);
+    first.reset_nodes();
+    for (p, score) in &positions {
+        assert_eq!(first.solve(p), *score);
+        first.clear_table();
+    }
+    let cold = first.nodes();
+    drop(first);
+    let mut again = Solver::<6, 5>::with_table_mb(4);
+    let loaded = again.keep_journal(&path, never).unwrap();
+    assert_eq!(loaded.damaged, 0);
+    assert!(loaded.positions >= positions.len() / 2, "{loaded:?}");
+    again.reset_nodes();
+    for (p, score) in positions.iter().rev() {
+        assert_eq!(again.solve(p), *score, "{p:?}");
+        again.clear_table();
+    }
+    assert!(
+        again.nodes() * 20 < cold,
+        "{} against {cold}",
+        again.nodes()
+    );
+}
+
 /// Journals of one board kept by separate solves (processes on two
 /// cores, each with its own roots) merge by appending one's lines to the
 /// other's: every line is read back, and a solver from the merged journal
