@@ -30,7 +30,7 @@ use std::sync::Arc;
 use super::journal::{Journal, JournalError, JournalLoaded, Kept};
 use super::node::{Key, Node, Store};
 use super::proof::ProofSearch;
-use super::search::{table_key, Search, Tables};
+use super::search::{proven_bounds, table_key, Search, Tables};
 use super::stop::Proven;
 use super::stop::Signals;
 use super::table::{self, Table};
@@ -885,14 +885,14 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
     }
 
     /// Appends the answer of a finished search of `p` within `alpha..beta`
-    /// (fail-soft) to the journal, however few positions it took: the
-    /// search keeps only the subtrees that cost `min_work`, and a question
-    /// answered cheaply from the journal's bounds of its children (a
-    /// position whose replies other jobs have each refuted) is not among
-    /// them, though it is what the run was asked. Kept, it lets the search
-    /// of a parent cut at it by its children's lookups, where the parent
-    /// would otherwise try its other moves first, searching them for
-    /// hours.
+    /// (fail-soft) to the journal, whatever it cost. The search keeps the
+    /// subtrees that cost `min_work`; a question answered cheaply from the
+    /// journal's bounds of its children (a position whose replies other
+    /// jobs have each refuted) is not among them, though it is what the
+    /// run was asked, and without it a search of its parent cannot cut at
+    /// it by looking its children up, and tries its other moves first,
+    /// for hours. One line a question: a costly root's bound is then
+    /// kept twice, which the journal merges on reading.
     fn keep_answer<N: Node<Key = S::Key>>(
         &self,
         p: &N,
@@ -904,18 +904,9 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         let Some(journal) = self.journal.as_ref() else {
             return;
         };
-        if work >= journal.min_work {
-            return;
-        }
         let n = p.moves_played() as i32;
         let (min, max) = score_range(&p.layout(), n);
-        let (lower, upper) = if score <= alpha {
-            (min, score)
-        } else if score >= beta {
-            (score, max)
-        } else {
-            (score, score)
-        };
+        let (lower, upper) = proven_bounds(score, alpha, beta, min, max);
         let kept = Kept {
             moves: n as u32,
             lower,

@@ -8,8 +8,7 @@
 //! appends its bound to the journal, as does every question's root (a
 //! solve's probe, a split job) whatever it took, and a solver that opens
 //! the journal again puts every bound it holds back into its table before
-//! it searches
-//! (and again after each clear). A killed search then redoes only the
+//! it searches (and again after each clear). A killed search then redoes only the
 //! subtrees it had not finished, each below `min_work` positions or on the
 //! path it was on. Searches of one board share a journal whatever their
 //! roots: the jobs of a split solve, the moves of a game.

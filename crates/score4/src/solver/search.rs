@@ -178,6 +178,25 @@ pub(crate) struct Search<'t, N: Node, S, const STATS: bool> {
     killers: [Cells<N>; MAX_LAYOUT_BITS],
 }
 
+/// The bounds that a fail-soft search's `score` within `alpha..beta`
+/// proves of a position whose score lies in `min..=max`.
+#[inline(always)]
+pub(super) const fn proven_bounds(
+    score: i32,
+    alpha: i32,
+    beta: i32,
+    min: i32,
+    max: i32,
+) -> (i32, i32) {
+    if score >= beta {
+        (score, max)
+    } else if score > alpha {
+        (score, score)
+    } else {
+        (min, score)
+    }
+}
+
 /// The table key of `p` on a board of `cells` cells (see `Search::key`):
 /// the journal keeps a search's answer under it too.
 #[inline(always)]
@@ -424,13 +443,7 @@ impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, ST
             return 0;
         }
         let best = Some(unmirror(col));
-        let (lower, upper) = if score >= beta {
-            (score, max)
-        } else if score > alpha {
-            (score, score)
-        } else {
-            (min, score)
-        };
+        let (lower, upper) = proven_bounds(score, alpha, beta, min, max);
         self.table(n).put(key, work, lower, upper, best);
         if work >= self.keep_from {
             self.keep(key, n, lower, upper, best, work);

@@ -39,6 +39,24 @@ fn sample<const W: usize, const H: usize>(
         .collect()
 }
 
+/// Solves `positions` with `solver`, each to the plain score, and with
+/// `clear` clears the table after each (a root then finds only what the
+/// journal gives back); the positions it took.
+fn solve_all<'a, const W: usize, const H: usize>(
+    solver: &mut Solver<W, H>,
+    positions: impl IntoIterator<Item = &'a (Position<W, H>, i32)>,
+    clear: bool,
+) -> u64 {
+    solver.reset_nodes();
+    for (p, score) in positions {
+        assert_eq!(solver.solve(p), *score, "{p:?}");
+        if clear {
+            solver.clear_table();
+        }
+    }
+    solver.nodes()
+}
+
 /// Each position is solved by a new solver (a new process, after a kill)
 /// from the journal, stopped at a deadline that doubles from 0.1 ms until
 /// a solve finishes: the score is the plain one, and the journal only
@@ -97,20 +115,13 @@ fn kept_bounds_serve_every_root() {
     let path = dir.path().join("journal");
     let positions = sample::<6, 5>(0x10_0A2, 60, 4);
     let (mut first, _) = with_journal::<6, 5>(&path);
-    first.reset_nodes();
-    for (p, score) in &positions {
-        assert_eq!(first.solve(p), *score);
-    }
-    let cold = first.nodes();
+    let cold = solve_all(&mut first, &positions, false);
     let (mut again, loaded) = with_journal::<6, 5>(&path);
     assert!(loaded.bounds > 0 && loaded.damaged == 0, "{loaded:?}");
-    // In the other order, so that no root comes where it came before.
-    for (p, score) in positions.iter().rev() {
-        assert_eq!(again.solve(p), *score, "{p:?}");
-        // A cleared table gets the journal's bounds back.
-        again.clear_table();
-    }
-    assert!(again.nodes() * 4 < cold, "{} against {cold}", again.nodes());
+    // In the other order, so that no root comes where it came before; a
+    // cleared table gets the journal's bounds back.
+    let warm = solve_all(&mut again, positions.iter().rev(), true);
+    assert!(warm * 4 < cold, "{warm} against {cold}");
 }
 
 /// Every question's answer is kept, however few positions it took: with
@@ -126,27 +137,14 @@ fn every_answer_is_kept_whatever_it_cost() {
     let never = u64::MAX / 2;
     let mut first = Solver::<6, 5>::with_table_mb(4);
     assert_eq!(first.keep_journal(&path, never).unwrap().bounds, 0);
-    first.reset_nodes();
-    for (p, score) in &positions {
-        assert_eq!(first.solve(p), *score);
-        first.clear_table();
-    }
-    let cold = first.nodes();
+    let cold = solve_all(&mut first, &positions, true);
     drop(first);
     let mut again = Solver::<6, 5>::with_table_mb(4);
     let loaded = again.keep_journal(&path, never).unwrap();
     assert_eq!(loaded.damaged, 0);
     assert!(loaded.positions >= positions.len() / 2, "{loaded:?}");
-    again.reset_nodes();
-    for (p, score) in positions.iter().rev() {
-        assert_eq!(again.solve(p), *score, "{p:?}");
-        again.clear_table();
-    }
-    assert!(
-        again.nodes() * 20 < cold,
-        "{} against {cold}",
-        again.nodes()
-    );
+    let warm = solve_all(&mut again, positions.iter().rev(), true);
+    assert!(warm * 20 < cold, "{warm} against {cold}");
 }
 
 /// Journals of one board kept by separate solves (processes on two
@@ -164,11 +162,7 @@ fn journals_of_one_board_merge_by_appending() {
     for (name, part) in [("ours", ours), ("theirs", theirs)] {
         let path = dir.path().join(name);
         let (mut solver, _) = with_journal::<6, 5>(&path);
-        solver.reset_nodes();
-        for (p, score) in part {
-            assert_eq!(solver.solve(p), *score, "{p:?}");
-        }
-        cold += solver.nodes();
+        cold += solve_all(&mut solver, part, false);
         drop(solver);
         kept.push((path.clone(), fs::read_to_string(&path).unwrap()));
     }
@@ -184,16 +178,8 @@ fn journals_of_one_board_merge_by_appending() {
     let (mut solver, loaded) = with_journal::<6, 5>(ours_path);
     assert_eq!(loaded.damaged, 0);
     assert_eq!(loaded.bounds, lines(ours_text) + lines(theirs_text));
-    solver.reset_nodes();
-    for (p, score) in theirs.iter().chain(ours).rev() {
-        assert_eq!(solver.solve(p), *score, "{p:?}");
-        solver.clear_table();
-    }
-    assert!(
-        solver.nodes() * 4 < cold,
-        "{} against {cold}",
-        solver.nodes()
-    );
+    let warm = solve_all(&mut solver, theirs.iter().chain(ours).rev(), true);
+    assert!(warm * 4 < cold, "{warm} against {cold}");
 }
 
 /// Lines cut short, edited or not text are counted and skipped, the
