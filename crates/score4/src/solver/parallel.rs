@@ -43,7 +43,7 @@ pub(super) fn search_together<N: Node, S: Store<Key = N::Key>, const STATS: bool
         .collect();
     let mutual = tuning::mutual_put_off(cells);
     let run = |thread: usize| {
-        let mut search = Search::<N, S, STATS>::new(p.layout(), tables[thread], 0, Some(stop));
+        let mut search = Search::<N, S, STATS>::new(p.layout(), tables[thread], Some(stop));
         search.shared = Some(Shared::new(&busy, thread, threads, mutual));
         let score = search.negamax(p, alpha, beta);
         // The first to finish stops the others; its answer is complete.

@@ -210,15 +210,10 @@ pub(super) fn table_key<N: Node>(p: &N, cells: u32) -> (N::Key, bool) {
 }
 
 impl<'t, N: Node, S: Store<Key = N::Key>, const STATS: bool> Search<'t, N, S, STATS> {
-    pub(super) fn new(
-        layout: N::Layout,
-        tables: Tables<'t, S>,
-        nodes: u64,
-        stop: Option<&'t Signals>,
-    ) -> Self {
+    pub(super) fn new(layout: N::Layout, tables: Tables<'t, S>, stop: Option<&'t Signals>) -> Self {
         Search {
             tables,
-            nodes,
+            nodes: 0,
             stop,
             aborted: false,
             shared: None,

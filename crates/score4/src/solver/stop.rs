@@ -142,10 +142,10 @@ impl StopHandle {
         self.0.user.load(Ordering::SeqCst)
     }
 
-    /// Positions the stoppable searches of the solver have searched since
-    /// it was made, counted as they go in steps of a few thousand a thread
-    /// (`tuning::LIVE_COUNT_STEP`): what a long `*_until` search shows as
-    /// progress.
+    /// Positions the solver has searched since it was made, counted as
+    /// they go in steps of a few thousand a thread
+    /// (`tuning::LIVE_COUNT_STEP`) and exactly once each search ends: what
+    /// a long `*_until` search shows as progress.
     pub fn positions(&self) -> u64 {
         self.0.signals.live.load(Ordering::Relaxed)
     }
@@ -174,6 +174,21 @@ impl StopHandle {
     pub(super) fn publish(&self, proven: Option<Proven>) {
         let word = proven.map_or(0, Proven::pack);
         self.0.signals.proven.store(word, Ordering::Relaxed);
+    }
+
+    /// Adds to the running count ([`positions`](Self::positions)) what a
+    /// search of `nodes` positions, begun when it read `live`, did not add
+    /// itself: the searches add in steps as they go (none once aborted,
+    /// the proof-number search none at all). Exact between searches, the
+    /// running count lets a tick's estimate (the last report's exact count
+    /// plus the running count's growth since) never run ahead of the count
+    /// the analysis reports last.
+    pub(super) fn count_rest(&self, nodes: u64, live: u64) {
+        let added = self.positions().wrapping_sub(live);
+        self.0
+            .signals
+            .live
+            .fetch_add(nodes.saturating_sub(added), Ordering::Relaxed);
     }
 
     /// What the stoppable searches look at and report to.

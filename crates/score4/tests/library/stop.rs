@@ -40,6 +40,12 @@ fn a_handle_stops_a_long_search_from_another_thread() {
         let empty = Position::<7, 6>::new();
         assert_eq!(solver.solve_until(&empty, None), Err(Stopped));
         assert!(solver.nodes() > 0, "it searched before it stopped");
+        let handle = solver.stop_handle();
+        assert_eq!(
+            handle.positions(),
+            solver.nodes(),
+            "{threads} threads, stopped"
+        );
         stopper.join().unwrap();
         // Still stopped until resumed; plain searches ignore the handle.
         assert_eq!(solver.solve_weak_until(&empty, None), Err(Stopped));
@@ -95,7 +101,14 @@ fn a_long_solve_shows_what_it_has_proven_as_it_goes() {
                 );
             }
         }
-        assert!(handle.positions() > before, "no positions counted");
+        // Counted in steps as it went, the running count is exact once the
+        // solve is over: a progress report read from it never runs ahead of
+        // the count the solver gives at the end.
+        assert_eq!(
+            handle.positions() - before,
+            solver.nodes(),
+            "{threads} threads"
+        );
         assert_eq!(handle.proven(), None, "left after the solve");
     }
 }
