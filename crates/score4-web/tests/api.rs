@@ -14,6 +14,7 @@ use score4::rng::Rng;
 use score4::solver::ScoreRange;
 use score4::{Board, Position, Solver};
 use score4_testkit::naive::{late_game, Naive};
+use score4_testkit::positions::random_moves;
 use score4_web::{start, Config, Server};
 
 fn server(config: Config) -> Server {
@@ -84,29 +85,19 @@ fn get(addr: SocketAddr, target: &str) -> (u16, Value) {
     (status, value)
 }
 
+/// `count` games still on, each of fewer than `max` random moves.
 fn random_games<const W: usize, const H: usize>(
     count: usize,
     max: usize,
     seed: u64,
 ) -> Vec<String> {
     let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let mut p = Position::<W, H>::new();
-        let mut moves = String::new();
-        let target = rng.index(max);
-        for _ in 0..target {
-            let cols: Vec<usize> = p.playable_columns().collect();
-            let c = cols[rng.index(cols.len())];
-            if p.is_winning_move(c) || p.after(c).is_game_over() {
-                break;
-            }
-            p.play(c);
-            moves.push(char::from_digit(c as u32 + 1, 10).unwrap());
-        }
-        out.push(moves);
-    }
-    out
+    (0..count)
+        .map(|_| {
+            let len = rng.index(max) as u32;
+            random_moves::<W, H>(&mut rng, len).0
+        })
+        .collect()
 }
 
 /// Checks an analysis's ranges as the wire tells them: each column's (and

@@ -441,6 +441,22 @@ pub(crate) fn random_game<const W: usize, const H: usize>(
     (text, p)
 }
 
+/// `count` games of [`random_game`], each of a length drawn from `moves`.
+#[cfg(test)]
+pub(crate) fn random_games<const W: usize, const H: usize>(
+    count: usize,
+    moves: std::ops::Range<usize>,
+    seed: u64,
+) -> Vec<(String, Position<W, H>)> {
+    let mut rng = crate::rng::Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let target = moves.start + rng.index(moves.end - moves.start);
+            random_game::<W, H>(&mut rng, target)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

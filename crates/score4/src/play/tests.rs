@@ -1,23 +1,8 @@
 use super::*;
 
 use crate::classic::Request;
+use crate::position::random_games;
 use crate::solver::{Solver, DEFAULT_TABLE_MB};
-
-/// Games of random moves from the empty board, still on: their moves and
-/// the position they reach.
-fn random_games<const W: usize, const H: usize>(
-    count: usize,
-    moves: std::ops::Range<usize>,
-    seed: u64,
-) -> Vec<(String, Position<W, H>)> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let target = moves.start + rng.index(moves.end - moves.start);
-        out.push(crate::position::random_game::<W, H>(&mut rng, target));
-    }
-    out
-}
 
 /// [`random_games`] on the board of any size, read from their moves.
 fn random_positions<const W: usize, const H: usize>(

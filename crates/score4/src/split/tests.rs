@@ -2,28 +2,13 @@ use super::*;
 
 use std::fs;
 
-use crate::position::Position as Typed;
+use crate::position::{random_games, Position as Typed};
 use crate::rng::Rng;
 use crate::Solver as TypedSolver;
 
 /// A solver for split searches on the `w` x `h` board, with a small table.
 fn solver(w: usize, h: usize) -> Solver {
     Solver::new(Shape::any(w, h), 8).unwrap()
-}
-
-/// Games still on, reached by random play: their moves and positions.
-fn random_games<const W: usize, const H: usize>(
-    count: usize,
-    moves: std::ops::Range<usize>,
-    seed: u64,
-) -> Vec<(String, Typed<W, H>)> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    while out.len() < count {
-        let target = moves.start + rng.index(moves.end - moves.start);
-        out.push(crate::position::random_game::<W, H>(&mut rng, target));
-    }
-    out
 }
 
 /// A split solve of `moves` (with a guessed root score, if any), with a
