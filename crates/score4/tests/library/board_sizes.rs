@@ -2,6 +2,7 @@
 //! `fixtures/board-sizes.txt` for the sources), and positions late in the
 //! game on every size against the unpruned negamax.
 
+use score4::solver::Bound;
 use score4::wide::{self, Shape};
 use score4::{with_board_size, BoardSize, Position, Solver};
 use score4_testkit::fixtures::board_sizes as published;
@@ -165,6 +166,9 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let copies = tempfile::tempdir().unwrap();
     /// Unfinished ones whose journals prove the published sign.
     const SIGN_PROVEN: [(&str, i32); 2] = [("10x5", 1), ("12x4", -1)];
+    /// Unfinished ones whose journals answer "above ALPHA?" of the empty
+    /// board past the sign, as the published score does.
+    const ANSWERED: [(&str, i32); 1] = [("10x5", 1)];
     let mut proved = Vec::new();
     let mut signed = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("fixtures/journal") {
@@ -200,6 +204,24 @@ fn kept_journals_read_back_and_prove_the_published_results() {
                 solver.nodes()
             );
             signed.push(size.clone());
+        }
+        for &(_, alpha) in ANSWERED.iter().filter(|(s, _)| *s == size) {
+            let published = published.expect("a published score");
+            let bound = solver.probe_until(&empty, alpha, Some(deadline)).unwrap();
+            let holds = match bound {
+                Ok(Bound::AtLeast(low)) => alpha < low && low <= published,
+                Ok(Bound::AtMost(high)) => high <= alpha && published <= high,
+                Err(_) => false,
+            };
+            assert!(
+                holds,
+                "{size} above {alpha}? {bound:?}, published {published}"
+            );
+            assert!(
+                solver.nodes() < 1000,
+                "{size}: {} positions",
+                solver.nodes()
+            );
         }
         if !FINISHED.contains(&size.as_str()) {
             continue;
