@@ -531,13 +531,12 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         }
     }
 
-    /// Adds a search's `nodes` positions to the count, and to the stop
-    /// handle's running count what the search did not add of them itself
-    /// (see [`StopHandle::count_rest`]); `live` is the running count when
-    /// the search began.
-    fn count(&mut self, nodes: u64, live: u64) {
+    /// Adds a search's `nodes` positions to the count, and makes the stop
+    /// handle's running count, which only this engine's searches move,
+    /// equal to it again (see [`StopHandle::settle_count`]).
+    fn count(&mut self, nodes: u64) {
         self.searched += nodes;
-        self.stop.count_rest(nodes, live);
+        self.stop.settle_count(self.searched);
     }
 
     /// What the searches of the call under way look at and report to, if
@@ -620,8 +619,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
                 // The answer at the window's edge, as a fail-hard search
                 // would give it.
                 Some((above, nodes)) => {
-                    let live = self.stop.positions();
-                    self.count(nodes, live);
+                    self.count(nodes);
                     let r = probe + i32::from(above);
                     self.record_probe(probe, probe + 1, r, nodes);
                     r
@@ -857,17 +855,15 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
         if self.threads <= 1 || p.moves_played() >= tuning::threads_below_moves(self.cells) {
             let mut search =
                 Search::<N, S, STATS>::new(p.layout(), self.tables(0), self.stop_signals());
-            let live = self.stop.positions();
             let score = search.negamax(p, alpha, beta);
             let (finished, nodes) = (search.finished(), search.nodes);
-            self.count(nodes, live);
+            self.count(nodes);
             if finished {
                 self.keep_answer(p, alpha, beta, score, nodes);
             }
             return finished.then_some(score).ok_or(Stopped);
         }
         let tables: Vec<Tables<S>> = (0..self.threads).map(|t| self.tables(t)).collect();
-        let live = self.stop.positions();
         let (score, nodes) = match self.stop_signals() {
             Some(stop) => {
                 let found = parallel::search_together::<N, S, STATS>(&tables, p, alpha, beta, stop);
@@ -884,7 +880,7 @@ impl<S: Store, const STATS: bool> Engine<S, STATS> {
                 &Signals::default(),
             ),
         };
-        self.count(nodes, live);
+        self.count(nodes);
         if let Some(score) = score {
             self.keep_answer(p, alpha, beta, score, nodes);
         }

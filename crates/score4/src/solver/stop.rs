@@ -176,19 +176,15 @@ impl StopHandle {
         self.0.signals.proven.store(word, Ordering::Relaxed);
     }
 
-    /// Adds to the running count ([`positions`](Self::positions)) what a
-    /// search of `nodes` positions, begun when it read `live`, did not add
-    /// itself: the searches add in steps as they go (none once aborted,
-    /// the proof-number search none at all). Exact between searches, the
-    /// running count lets a tick's estimate (the last report's exact count
-    /// plus the running count's growth since) never run ahead of the count
-    /// the analysis reports last.
-    pub(super) fn count_rest(&self, nodes: u64, live: u64) {
-        let added = self.positions().wrapping_sub(live);
-        self.0
-            .signals
-            .live
-            .fetch_add(nodes.saturating_sub(added), Ordering::Relaxed);
+    /// Sets the running count ([`positions`](Self::positions)) to
+    /// `searched`, the solver's exact count, once a search has ended. The
+    /// searches add to it in steps as they go (none once aborted, the
+    /// proof-number search none at all); exact between searches, it lets a
+    /// tick's estimate (the last report's exact count plus the running
+    /// count's growth since) never run ahead of the count the analysis
+    /// reports last.
+    pub(super) fn settle_count(&self, searched: u64) {
+        self.0.signals.live.store(searched, Ordering::Relaxed);
     }
 
     /// What the stoppable searches look at and report to.
