@@ -2,6 +2,7 @@
 //! `fixtures/board-sizes.txt` for the sources), and positions late in the
 //! game on every size against the unpruned negamax.
 
+use score4::solver::Bound;
 use score4::wide::{self, Shape};
 use score4::{with_board_size, BoardSize, Position, Solver};
 use score4_testkit::fixtures::board_sizes as published;
@@ -153,7 +154,8 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// published score from its bounds in a few positions, as the kept record
 /// files do (the unpublished ones, 4x16 and 4x17, the score found here);
 /// an unfinished one only reads back, unless it has proven the published
-/// sign (12x4), which it then proves again at once.
+/// sign (12x4) or a bound of an unpublished score (4x19), which it then
+/// proves again at once.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
@@ -165,8 +167,12 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let copies = tempfile::tempdir().unwrap();
     /// Unfinished ones whose journals prove the published sign.
     const SIGN_PROVEN: [(&str, i32); 1] = [("12x4", -1)];
+    /// Unfinished unpublished ones whose journals prove a bound of the
+    /// empty board's score (docs/board-sizes.md).
+    const BOUND_PROVEN: [(&str, Bound); 1] = [("4x19", Bound::AtMost(0))];
     let mut proved = Vec::new();
     let mut signed = Vec::new();
+    let mut bounded = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("fixtures/journal") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_none_or(|e| e != "journal") {
@@ -201,6 +207,21 @@ fn kept_journals_read_back_and_prove_the_published_results() {
             );
             signed.push(size.clone());
         }
+        if let Some(&(_, bound)) = BOUND_PROVEN.iter().find(|(s, _)| *s == size) {
+            assert_eq!(published, None, "{size}");
+            let alpha = match bound {
+                Bound::AtMost(b) => b,
+                Bound::AtLeast(b) => b - 1,
+            };
+            let found = solver.probe_until(&empty, alpha, Some(deadline)).unwrap();
+            assert_eq!(found, Ok(bound), "{size}");
+            assert!(
+                solver.nodes() < 1000,
+                "{size}: {} positions",
+                solver.nodes()
+            );
+            bounded.push(size.clone());
+        }
         if !FINISHED.contains(&size.as_str()) {
             continue;
         }
@@ -224,4 +245,5 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     assert_eq!(proved, finished);
     signed.sort_unstable();
     assert_eq!(signed, SIGN_PROVEN.map(|(s, _)| s.to_string()));
+    assert_eq!(bounded, BOUND_PROVEN.map(|(s, _)| s.to_string()));
 }
