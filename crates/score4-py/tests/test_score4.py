@@ -592,10 +592,17 @@ def test_anytime_timeout_gives_bounds_with_progress():
 def test_anytime_ticks_no_more_often_than_asked():
     """A tick longer than the library's own is kept: between narrowings,
     on_update is called no more often than every `tick`, and with a tick
-    past the clock, only when a bound narrows."""
-    for tick, timeout in [(0.3, 1.2), (1e300, 0.6)]:
+    past the clock, only when a bound narrows. On the empty 8x8 board,
+    whose bounds stop narrowing after a fraction of a second (each
+    column's next question takes hours), so that a tick is due in every
+    window of `tick` seconds after them, however fast the machine (the
+    empty 7x6 board's bounds could narrow more often than every 0.3 s
+    throughout a second, and leave no tick to see)."""
+    for tick, timeout in [(0.3, 2.0), (1e300, 0.6)]:
         states = []
-        Solver(book=False).analyze_anytime("", timeout=timeout, tick=tick, on_update=states.append)
+        Solver(book=False).analyze_anytime(
+            "", board=(8, 8), timeout=timeout, tick=tick, on_update=states.append
+        )
         ticks = [b for a, b in zip(states, states[1:]) if a.bounds == b.bounds]
         if tick > 1e9:
             assert ticks == []
