@@ -153,19 +153,21 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
 /// files do (the unpublished ones, 4x16 and 4x17, the score found here);
-/// an unfinished one only reads back, unless it has proven the published
-/// sign (12x4) or a bound of an unpublished score (4x19), which it then
-/// proves again at once.
+/// an unfinished one only reads back, unless it has proven a bound of an
+/// unpublished score (4x19), which it then proves again at once. 12x4's,
+/// whose sign was proven first, also proves the sign by the weak search.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
     /// The sizes whose journals hold a finished solve.
-    const FINISHED: [&str; 7] = ["11x4", "10x5", "5x12", "5x13", "6x10", "4x16", "4x17"];
+    const FINISHED: [&str; 8] = [
+        "11x4", "10x5", "12x4", "5x12", "5x13", "6x10", "4x16", "4x17",
+    ];
     /// The ones of them nobody has published, with the score found here
     /// (README.md, docs/board-sizes.md): their journals must settle it.
     const UNPUBLISHED: [(&str, i32); 2] = [("4x16", 0), ("4x17", 0)];
     let dir = score4_testkit::fixtures::path("journal");
     let copies = tempfile::tempdir().unwrap();
-    /// Unfinished ones whose journals prove the published sign.
+    /// Ones whose journals also prove the published sign by the weak search.
     const SIGN_PROVEN: [(&str, i32); 1] = [("12x4", -1)];
     /// Unfinished unpublished ones whose journals prove a bound of the
     /// empty board's score (docs/board-sizes.md).
