@@ -18,7 +18,8 @@
 //! of sizes as data for the others), and the handle only turns its typed
 //! position and answer into plain ones.
 //! [`built_for`] also serves the sizes past [`BoardSize`]'s limits (for
-//! [`wide::Solver`](crate::wide::Solver)), two of them compiled. Boards
+//! [`wide::Solver`](crate::wide::Solver)), a few of them compiled (two in
+//! 64 bits here, those past 64 bits in `wide::compiled`). Boards
 //! too small for a [`BoardSize`] (for tests) build their
 //! engine where they are used, and so does a measuring solver (see
 //! [`build_measuring`]), which only measuring programs ask for.
@@ -177,7 +178,11 @@ pub(crate) fn is_compiled(width: usize, height: usize) -> bool {
     const fn yes<const W: usize, const H: usize>() -> bool {
         true
     }
-    with_compiled_size!((width, height), yes(), false)
+    with_compiled_size!(
+        (width, height),
+        yes(),
+        crate::wide::search::is_compiled_wide(width, height)
+    )
 }
 
 /// The engine of a board of any supported size: the one place that names
@@ -191,7 +196,7 @@ pub(crate) fn built_for(
     with_compiled_size!(
         (shape.width(), shape.height()),
         boxed(mb),
-        crate::wide::search::as_data_engine(shape, mb)
+        crate::wide::search::wide_engine(shape, mb)
     )
 }
 

@@ -16,6 +16,8 @@
 //!   up to 128 bits: the compiled search on a compiled size, the search
 //!   of sizes as data on the others; the faces that offer every board
 //!   (`score4 solve`, `bench`, `serve`) go through it.
+//! - `compiled`: the few sizes past 64 bits of long solves, whose masks
+//!   are constants in `u128`s.
 //!
 //! ```
 //! use score4::wide::{Position, Shape, Solver};
@@ -24,6 +26,7 @@
 //! assert!(p.can_play(&shape, 10));
 //! ```
 
+mod compiled;
 pub mod notation;
 pub mod position;
 pub mod search;

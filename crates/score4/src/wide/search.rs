@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use crate::clock::Instant;
 
+use super::compiled::{with_compiled_wide_size, PlacedWide};
 use super::position::Position;
 use super::shape::{Shape, MAX_WIDTH};
 use super::table::Table;
@@ -442,15 +443,46 @@ impl Windows<Placed<'_>> for Asking<'_> {
 /// registers and several instructions an operation), else on `u128`s.
 pub(crate) fn as_data_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
     if shape.layout_bits() <= u64::BITS {
-        engine_over::<NarrowTable>(shape, mb)
+        engine_over::<OnU64>(shape, mb)
     } else {
-        engine_over::<Table>(shape, mb)
+        engine_over::<OnU128>(shape, mb)
     }
 }
 
-/// The engine of `shape` as data over the table `S`.
-fn engine_over<S: AsDataStore>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(AsData::<S> {
+/// The engine of a size past 64 bits: the compiled search where
+/// [`with_compiled_wide_size!`] lists the size, else the search of sizes
+/// as data.
+pub(crate) fn wide_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    with_compiled_wide_size!(
+        (shape.width(), shape.height()),
+        compiled_wide(shape, mb),
+        as_data_engine(shape, mb)
+    )
+}
+
+/// Whether the size past 64 bits `width` x `height` has its search
+/// compiled.
+pub(crate) fn is_compiled_wide(width: usize, height: usize) -> bool {
+    #[cfg_attr(any(test, target_family = "wasm"), allow(dead_code))]
+    fn yes<const W: usize, const H: usize>() -> bool {
+        true
+    }
+    with_compiled_wide_size!((width, height), yes(), false)
+}
+
+// The unit tests and the WebAssembly compile no size past 64 bits.
+#[cfg_attr(any(test, target_family = "wasm"), allow(dead_code))]
+fn compiled_wide<const W: usize, const H: usize>(
+    shape: Shape,
+    mb: usize,
+) -> Result<Box<dyn AnyEngine>, TableError> {
+    engine_over::<Fixed<W, H>>(shape, mb)
+}
+
+/// The engine of `shape` whose positions the search takes as `P` places
+/// them.
+fn engine_over<P: Placing>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+    Ok(Box::new(AsData::<P> {
         shape,
         engine: Engine::try_with_table_mb(&shape, mb)?,
     }))
@@ -459,21 +491,32 @@ fn engine_over<S: AsDataStore>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEng
 /// The compiled sizes' table, of keys up to 64 bits.
 type NarrowTable = crate::solver::table::Table;
 
-/// A table of the search of sizes as data, and the positions it keeps.
-trait AsDataStore: Store + Send + 'static {
-    type Node<'s>: Node<Key = Self::Key>;
+/// How a size's positions meet the search: the table they go in, and the
+/// node each position becomes beside its shape.
+trait Placing: 'static {
+    type Store: Store + Send + 'static;
+    type Node<'s>: Node<Key = <Self::Store as Store>::Key>;
     /// `p` beside `shape`, as the search takes it.
     fn place(shape: &Shape, p: Position) -> Self::Node<'_>;
 }
 
-impl AsDataStore for Table {
+/// Boards past 64 bits, their masks read from the shape: in `u128`s.
+struct OnU128;
+
+impl Placing for OnU128 {
+    type Store = Table;
     type Node<'s> = Placed<'s>;
     fn place(shape: &Shape, p: Position) -> Placed<'_> {
         Placed { shape, p }
     }
 }
 
-impl AsDataStore for NarrowTable {
+/// Boards whose layout fits 64 bits, their masks read from the shape: in
+/// `u64`s.
+struct OnU64;
+
+impl Placing for OnU64 {
+    type Store = NarrowTable;
     type Node<'s> = PlacedNarrow<'s>;
     fn place(shape: &Shape, p: Position) -> PlacedNarrow<'_> {
         debug_assert!(shape.layout_bits() <= u64::BITS);
@@ -486,14 +529,27 @@ impl AsDataStore for NarrowTable {
     }
 }
 
-/// The engine of a size given as data: the engine of every size, over
-/// the table `S`, each position beside the shape.
-struct AsData<S> {
-    shape: Shape,
-    engine: Engine<S, false>,
+/// The compiled `W` x `H` board past 64 bits: in `u128`s, its masks
+/// constants.
+#[cfg_attr(any(test, target_family = "wasm"), allow(dead_code))]
+struct Fixed<const W: usize, const H: usize>;
+
+impl<const W: usize, const H: usize> Placing for Fixed<W, H> {
+    type Store = Table;
+    type Node<'s> = PlacedWide<'s, W, H>;
+    fn place(shape: &Shape, p: Position) -> PlacedWide<'_, W, H> {
+        PlacedWide::new(shape, p)
+    }
 }
 
-impl<S: AsDataStore> AnyEngine for AsData<S> {
+/// The engine of a size past the compiled ones' `u64`s: the engine of
+/// every size, each position placed beside the shape as `P` does.
+struct AsData<P: Placing> {
+    shape: Shape,
+    engine: Engine<P::Store, false>,
+}
+
+impl<P: Placing> AnyEngine for AsData<P> {
     fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
     }
@@ -554,7 +610,7 @@ impl<S: AsDataStore> AnyEngine for AsData<S> {
         ask: Ask,
         until: Option<Option<Instant>>,
     ) -> Result<Found, Stopped> {
-        let p = S::place(&self.shape, Position::from_parts(p));
+        let p = P::place(&self.shape, Position::from_parts(p));
         self.engine.run(until, |engine| engine.answer(&p, ask))
     }
 }
@@ -764,7 +820,7 @@ mod tests {
             let shape = Shape::any(w, h);
             assert!(shape.layout_bits() <= u64::BITS, "{shape}");
             let mut narrow = as_data_engine(shape, 4).unwrap();
-            let mut wide = engine_over::<Table>(shape, 4).unwrap();
+            let mut wide = engine_over::<OnU128>(shape, 4).unwrap();
             let mut searched = 0;
             while searched < 6 {
                 // From the middle of the game to its end: seconds at most.

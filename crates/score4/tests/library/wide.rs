@@ -218,6 +218,93 @@ fn the_wide_compiled_sizes_agree_with_the_search_as_data() {
     assert!(!Shape::new(10, 6).unwrap().is_compiled());
 }
 
+/// A game of `len` moves on `shape` in which neither side gives away a
+/// win at once, stopped where the side to move cannot win at once: one
+/// the search has to look into, which random moves seldom give. A
+/// `mirrored` game's third and fourth moves of every four mirror its first
+/// and second, so that after each four the board is its own mirror image
+/// and the search meets positions and their images.
+fn sensible_game(
+    shape: &Shape,
+    rng: &mut Rng,
+    len: u32,
+    mirrored: bool,
+) -> Option<(wide::Position, String)> {
+    let width = shape.width();
+    let mut p = wide::Position::new();
+    let mut played = Vec::new();
+    while p.moves_played() < len {
+        let safe = p.non_losing_moves(shape);
+        if p.can_win_next(shape) {
+            return None;
+        }
+        let col = if mirrored && played.len() % 4 >= 2 {
+            width - 1 - played[played.len() - 2]
+        } else {
+            let open: Vec<usize> = (0..width)
+                .filter(|&col| safe & shape.column(col) != 0)
+                .collect();
+            *open.get(rng.index(open.len().max(1)))?
+        };
+        if safe & shape.column(col) == 0 {
+            return None;
+        }
+        p.play(shape, col);
+        played.push(col);
+    }
+    let moves = played
+        .iter()
+        .map(|&col| score4::wide::notation::character(col + 1).expect("a column of the board"))
+        .collect();
+    (!p.can_win_next(shape)).then_some((p, moves))
+}
+
+/// The compiled sizes past 64 bits against the search as data, position
+/// by position: the same scores, and the same positions searched, as
+/// both search the same `u128`s over the same table and differ only in
+/// whether the masks are constants.
+#[test]
+fn the_compiled_sizes_past_64_bits_search_as_the_search_as_data() {
+    let mut rng = Rng::new(7009);
+    for (w, h, plies) in [
+        (7, 9, 26..34),
+        (6, 11, 30..38),
+        (6, 12, 34..42),
+        (4, 19, 40..50),
+    ] {
+        let shape = Shape::new(w, h).unwrap();
+        assert!(shape.layout_bits() > 64, "{shape}");
+        assert!(shape.is_compiled(), "{shape} runs as data");
+        let mut compiled = wide::Solver::new(shape, 16).unwrap();
+        let mut as_data = wide::Solver::as_data(shape, 16).unwrap();
+        let mut checked = 0;
+        while checked < 5 {
+            let len = plies.start + rng.below((plies.end - plies.start) as u64) as u32;
+            let mirrored = checked % 2 == 0;
+            let len = if mirrored { len / 4 * 4 } else { len };
+            let Some((p, moves)) = sensible_game(&shape, &mut rng, len, mirrored) else {
+                continue;
+            };
+            for solver in [&mut compiled, &mut as_data] {
+                solver.clear_table();
+                solver.reset_nodes();
+            }
+            let expected = as_data.analyze(&p).unwrap();
+            assert_eq!(compiled.analyze(&p).unwrap(), expected, "{shape} {moves}");
+            assert_eq!(compiled.nodes(), as_data.nodes(), "{shape} {moves}");
+            // Only positions that take a search count.
+            if as_data.nodes() >= 1000 {
+                checked += 1;
+            }
+            assert_eq!(
+                compiled.best_moves(&p).unwrap(),
+                as_data.best_moves(&p).unwrap(),
+                "{shape} {moves}"
+            );
+        }
+    }
+}
+
 #[test]
 fn bounds_in_a_moment_hold_the_unpruned_negamax_scores() {
     let mut rng = Rng::new(1280);
