@@ -476,13 +476,13 @@ fn compiled_wide<const W: usize, const H: usize>(
     shape: Shape,
     mb: usize,
 ) -> Result<Box<dyn AnyEngine>, TableError> {
-    engine_over::<Fixed<W, H>>(shape, mb)
+    engine_over::<CompiledWide<W, H>>(shape, mb)
 }
 
 /// The engine of `shape` whose positions the search takes as `P` places
 /// them.
 fn engine_over<P: Placing>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
-    Ok(Box::new(AsData::<P> {
+    Ok(Box::new(ShapeEngine::<P> {
         shape,
         engine: Engine::try_with_table_mb(&shape, mb)?,
     }))
@@ -532,9 +532,9 @@ impl Placing for OnU64 {
 /// The compiled `W` x `H` board past 64 bits: in `u128`s, its masks
 /// constants.
 #[cfg_attr(any(test, target_family = "wasm"), allow(dead_code))]
-struct Fixed<const W: usize, const H: usize>;
+struct CompiledWide<const W: usize, const H: usize>;
 
-impl<const W: usize, const H: usize> Placing for Fixed<W, H> {
+impl<const W: usize, const H: usize> Placing for CompiledWide<W, H> {
     type Store = Table;
     type Node<'s> = PlacedWide<'s, W, H>;
     fn place(shape: &Shape, p: Position) -> PlacedWide<'_, W, H> {
@@ -542,14 +542,15 @@ impl<const W: usize, const H: usize> Placing for Fixed<W, H> {
     }
 }
 
-/// The engine of a size past the compiled ones' `u64`s: the engine of
-/// every size, each position placed beside the shape as `P` does.
-struct AsData<P: Placing> {
+/// The engine of a size held as a [`Shape`] (every size but those of
+/// `with_compiled_size!`): the engine of every size, each position placed
+/// beside the shape as `P` does.
+struct ShapeEngine<P: Placing> {
     shape: Shape,
     engine: Engine<P::Store, false>,
 }
 
-impl<P: Placing> AnyEngine for AsData<P> {
+impl<P: Placing> AnyEngine for ShapeEngine<P> {
     fn set_threads(&mut self, threads: usize) {
         self.engine.set_threads(threads);
     }
