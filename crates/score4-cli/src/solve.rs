@@ -101,8 +101,9 @@ pub struct Args {
     fresh_table: bool,
     #[command(flatten)]
     base: crate::BaseArg,
-    /// Solve with the search of boards past 64 bits and nine columns,
-    /// whose size is data, whatever the size: to compare both searches.
+    /// Solve with the search whose size is data (that of most boards past
+    /// 64 bits and nine columns), whatever the size: to compare it with a
+    /// compiled size's search.
     #[arg(long)]
     size_as_data: bool,
     #[command(flatten)]

@@ -1,10 +1,11 @@
 //! A board's layout as the search sees it, known when the program is
 //! compiled or only when it runs.
 //!
-//! The compiled sizes have their masks as constants ([`Geometry`], one
-//! compiled search per size); the others have them as data ([`Shape`], in
-//! a `u128`, one search for every size, on `u64`s through `Narrow` where
-//! the layout fits one). Both draw the
+//! The compiled sizes have their masks as constants ([`Geometry`] in a
+//! `u64`, and the few past 64 bits `wide::compiled`'s `Geometry128` in a
+//! `u128`; one compiled search per size); the others have them as data
+//! ([`Shape`], in a `u128`, one search for every size, on `u64`s through
+//! `Narrow` where the layout fits one). All draw the
 //! same Fhourstones layout ([`bitboard`](crate::bitboard)), so every rule
 //! of the search (the lines of four, the static bounds, the move order) is
 //! written once, over the two traits here: [`CellSet`] for a set of cells
@@ -56,6 +57,10 @@ pub trait CellSet:
     fn plus(self, other: Self) -> Self;
     /// Borrowing subtraction.
     fn minus(self, other: Self) -> Self;
+    /// The set as a `u128`, the layout of every size.
+    fn to_wide(self) -> u128;
+    /// The set of the `u128` `cells`, all of whose bits this type holds.
+    fn from_wide(cells: u128) -> Self;
     /// The single-cell sets, lowest bit first.
     fn cells(self) -> Cells<Self> {
         Cells(self)
@@ -111,6 +116,15 @@ impl CellSet for Bitboard {
     fn minus(self, other: Self) -> Self {
         self - other
     }
+    #[inline(always)]
+    fn to_wide(self) -> u128 {
+        self.bits().into()
+    }
+    #[inline(always)]
+    fn from_wide(cells: u128) -> Self {
+        debug_assert!(u64::try_from(cells).is_ok());
+        Bitboard(cells as u64)
+    }
 }
 
 /// The plain integers as sets of cells: `u128` for boards past 64 bits,
@@ -147,6 +161,15 @@ macro_rules! integer_cell_set {
             #[inline(always)]
             fn minus(self, other: Self) -> Self {
                 self.wrapping_sub(other)
+            }
+            #[inline(always)]
+            fn to_wide(self) -> u128 {
+                self as u128
+            }
+            #[inline(always)]
+            fn from_wide(cells: u128) -> Self {
+                debug_assert!(<$int>::try_from(cells).is_ok());
+                cells as $int
             }
         }
     };

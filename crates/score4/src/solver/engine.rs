@@ -117,9 +117,9 @@ pub(super) fn build<const W: usize, const H: usize>(
     }
 }
 
-/// Calls `f::<W, H>(args...)` on the compiled sizes, and evaluates
-/// `otherwise` on the other supported sizes: the one list of the sizes
-/// whose search is compiled.
+/// Calls `f::<W, H>(args...)` on the compiled sizes up to 64 bits, and
+/// evaluates `otherwise` on the other supported sizes: the one list of
+/// them (those past 64 bits are `wide::compiled`'s).
 ///
 /// Each compiled size costs every compile of the library about a second
 /// (docs/testing.md), so only the sizes where search time matters are
@@ -173,7 +173,8 @@ macro_rules! with_compiled_size {
     }};
 }
 
-/// Whether `size`'s search is compiled (see `with_compiled_size!`).
+/// Whether `size`'s search is compiled (see `with_compiled_size!` and
+/// `with_compiled_wide_size!`).
 pub(crate) fn is_compiled(width: usize, height: usize) -> bool {
     const fn yes<const W: usize, const H: usize>() -> bool {
         true
@@ -181,13 +182,14 @@ pub(crate) fn is_compiled(width: usize, height: usize) -> bool {
     with_compiled_size!(
         (width, height),
         yes(),
-        crate::wide::search::is_compiled_wide(width, height)
+        crate::wide::compiled::with_compiled_wide_size!((width, height), yes(), false)
     )
 }
 
 /// The engine of a board of any supported size: the one place that names
-/// every compiled size's search, so that its code is compiled here only;
-/// the other sizes get the engine of sizes as data.
+/// every compiled size's search, so that its code is compiled here only
+/// (those past 64 bits through `shape_engine`); the other sizes get the
+/// engine of sizes as data.
 #[inline(never)]
 pub(crate) fn built_for(
     shape: crate::wide::Shape,
@@ -196,7 +198,7 @@ pub(crate) fn built_for(
     with_compiled_size!(
         (shape.width(), shape.height()),
         boxed(mb),
-        crate::wide::search::wide_engine(shape, mb)
+        crate::wide::search::shape_engine(shape, mb)
     )
 }
 

@@ -84,7 +84,7 @@ pub(crate) use engine::{
     Parts,
 };
 pub use journal::{JournalError, JournalLoaded};
-pub(crate) use node::{Node, Store};
+pub(crate) use node::{Key, Node, Store};
 pub use stop::{Proven, StopHandle, Stopped};
 pub use tuning::{
     default_table_mb, DEFAULT_SHARED_TABLE_MB, DEFAULT_TABLE_MB, JOURNAL_MIN_WORK,

@@ -4,10 +4,11 @@
 //! each board it runs on: for a size compiled in (a
 //! [`Position<W, H>`](crate::Position) in a `u64`, a [`Table`]) every
 //! method below is a constant or one instruction, and the search is the
-//! code it would be written for that size alone; for a size given as data
-//! (a [`wide::Position`](crate::wide::Position) beside its
-//! [`Shape`](crate::wide::Shape), a [`wide::Table`](crate::wide::table::Table))
-//! the same search reads the masks from the shape.
+//! code it would be written for that size alone; for a size held as a
+//! [`Shape`](crate::wide::Shape) (a position beside its shape, `wide::node`,
+//! and a [`wide::Table`](crate::wide::table::Table) past 64 bits) the same
+//! search reads the masks from the shape, or from constants on the few
+//! sizes past 64 bits compiled (`wide::compiled`).
 
 use std::fmt::Debug;
 

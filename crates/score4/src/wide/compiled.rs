@@ -7,82 +7,60 @@
 //! the amount may cross the word boundary. Every line of four is found
 //! by such shifts, so a size compiled here has its masks and strides as
 //! constants ([`Geometry128`]), as the sizes up to 64 bits have theirs
-//! ([`Geometry`](crate::bitboard::Geometry)), over the same `u128` table
-//! and the same search: the same positions, keys and journal lines.
+//! ([`Geometry`](crate::bitboard::Geometry)), over the same `u128` table,
+//! node and search: the same positions, keys and journal lines.
 
-use crate::book::Book;
-use crate::layout::{self, CellSet, Discs, Layout};
-use crate::position::Ending;
-use crate::solver::Node;
+use crate::layout::Layout;
 
-use super::position::Position;
-use super::shape::{Shape, MAX_LAYOUT_BITS, MAX_WIDTH};
+use super::shape::{Shape, MAX_LAYOUT_BITS};
 
 /// Calls `f::<W, H>(args...)` on the sizes past 64 bits whose search is
 /// compiled, and evaluates `otherwise` on every other size: the one list
-/// of them.
+/// of them (those up to 64 bits are `with_compiled_size!`'s).
 ///
-/// As for the compiled sizes up to 64 bits (`with_compiled_size!`), the
-/// library's unit tests and the browser's WebAssembly compile none: the
-/// integration tests check each against the search of sizes as data.
+/// The library's unit tests and the browser's WebAssembly compile none of
+/// them, for the reasons they compile only the standard size of
+/// `with_compiled_size!`; the integration tests hold each to the search
+/// of sizes as data.
 macro_rules! with_compiled_wide_size {
     ($dims:expr, $f:ident ($($arg:expr),*), $otherwise:expr) => {{
         let dims: (usize, usize) = $dims;
         match dims {
-            #[cfg(not(any(test, target_family = "wasm")))]
-            (7, 9) => $f::<7, 9>($($arg),*),
-            #[cfg(not(any(test, target_family = "wasm")))]
-            (6, 11) => $f::<6, 11>($($arg),*),
-            #[cfg(not(any(test, target_family = "wasm")))]
-            (6, 12) => $f::<6, 12>($($arg),*),
-            #[cfg(not(any(test, target_family = "wasm")))]
-            (4, 19) => $f::<4, 19>($($arg),*),
+            #[cfg(any(test, target_family = "wasm"))]
             _ => $otherwise,
+            #[cfg(not(any(test, target_family = "wasm")))]
+            rest => match rest {
+                (7, 9) => $f::<7, 9>($($arg),*),
+                (6, 11) => $f::<6, 11>($($arg),*),
+                (6, 12) => $f::<6, 12>($($arg),*),
+                (4, 19) => $f::<4, 19>($($arg),*),
+                _ => $otherwise,
+            },
         }
     }};
 }
 pub(crate) use with_compiled_wide_size;
 
 /// The masks of the `W` x `H` board, a layout past 64 bits, as
-/// constants in a `u128`: what [`Shape`] holds as data, derived the same
-/// way.
+/// constants in `u128`s: those of its [`Shape`], computed when the
+/// program is compiled.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Geometry128<const W: usize, const H: usize>;
 
 impl<const W: usize, const H: usize> Geometry128<W, H> {
-    /// Rejects at compile time the sizes a [`Shape`] does not take, and
-    /// those whose diagonal shifts would pass the word.
+    /// Rejects at compile time the sizes that fit 64 bits (their compiled
+    /// search is on `u64`s) and those whose diagonal shifts would pass
+    /// the word.
     const VALID: () = assert!(
-        W >= 1
-            && W <= MAX_WIDTH
-            && H >= 1
-            && W * (H + 1) <= MAX_LAYOUT_BITS
-            && 3 * (H + 2) < MAX_LAYOUT_BITS,
-        "board does not fit the 128-bit Fhourstones layout"
+        W * (H + 1) > 64 && 3 * (H + 2) < MAX_LAYOUT_BITS,
+        "not a board past 64 bits whose lines fit the 128-bit layout"
     );
-    const STRIDE: u32 = (H + 1) as u32;
-    const CENTRE_FIRST: [usize; W] = crate::bitboard::centre_first::<W>();
-    const BOTTOM: u128 = {
+    const SHAPE: Shape = {
         let () = Self::VALID;
-        let mut bits = 0u128;
-        let mut col = 0;
-        while col < W {
-            bits |= 1 << (col * (H + 1));
-            col += 1;
-        }
-        bits
+        Shape::any(W, H)
     };
-    const BOARD: u128 = Self::BOTTOM * ((1u128 << H) - 1);
-    const ROW_PARITY: [u128; 2] = {
-        let mut rows = [0u128; 2];
-        let mut row = 0;
-        while row <= H {
-            rows[row % 2] |= Self::BOTTOM << row;
-            row += 1;
-        }
-        rows
-    };
-    const BELOW_TOP_THREE: u128 = Self::BOTTOM * ((1u128 << H.saturating_sub(3)) - 1);
+    const CENTRE_FIRST: [usize; W] = crate::bitboard::centre_first::<W>();
+    const ROW_PARITY: [u128; 2] = [Self::SHAPE.row_parity(0), Self::SHAPE.row_parity(1)];
 }
 
 impl<const W: usize, const H: usize> Layout for Geometry128<W, H> {
@@ -112,19 +90,19 @@ impl<const W: usize, const H: usize> Layout for Geometry128<W, H> {
     }
     #[inline(always)]
     fn stride(&self) -> u32 {
-        Self::STRIDE
+        Self::SHAPE.stride()
     }
     #[inline(always)]
     fn bottom(&self) -> u128 {
-        Self::BOTTOM
+        const { Self::SHAPE.bottom() }
     }
     #[inline(always)]
     fn board(&self) -> u128 {
-        Self::BOARD
+        const { Self::SHAPE.board() }
     }
     #[inline(always)]
     fn sentinels(&self) -> u128 {
-        Self::BOTTOM << H
+        const { Self::SHAPE.sentinels() }
     }
     #[inline(always)]
     fn row_parity(&self, parity: usize) -> u128 {
@@ -132,123 +110,53 @@ impl<const W: usize, const H: usize> Layout for Geometry128<W, H> {
     }
     #[inline(always)]
     fn below_top_three(&self) -> u128 {
-        Self::BELOW_TOP_THREE
+        const { Self::SHAPE.below_top_three() }
     }
     #[inline(always)]
     fn column(&self, col: usize) -> u128 {
-        ((1u128 << H) - 1) << (col as u32 * Self::STRIDE)
+        Self::SHAPE.column(col)
     }
     #[inline(always)]
     fn column_of(&self, cell: u128) -> usize {
-        (cell.trailing_zeros() / Self::STRIDE) as usize
+        Self::SHAPE.column_of(cell)
     }
 }
 
-/// A position of the compiled `W` x `H` board past 64 bits: the node of
-/// [`Placed`](super::search::Placed) with constant masks. The shape is
-/// kept for what the engine asks once a call (the ending, the book).
-#[derive(Clone, Copy)]
-pub(crate) struct PlacedWide<'s, const W: usize, const H: usize> {
-    shape: &'s Shape,
-    current: u128,
-    mask: u128,
-    moves: u32,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl<'s, const W: usize, const H: usize> PlacedWide<'s, W, H> {
-    /// `p` on `shape`, which is `W` x `H`.
-    pub(crate) fn new(shape: &'s Shape, p: Position) -> Self {
-        debug_assert!(shape.width() == W && shape.height() == H, "{shape}");
-        let (current, mask, moves) = p.to_parts();
-        PlacedWide {
-            shape,
-            current,
-            mask,
-            moves,
+    /// Every mask of a compiled size past 64 bits is its shape's, the
+    /// search of sizes as data's.
+    #[test]
+    fn masks_are_the_shapes() {
+        fn check<const W: usize, const H: usize>() {
+            let g = Geometry128::<W, H>;
+            let shape = Shape::any(W, H);
+            assert_eq!(g.centre_first(), shape.centre_first());
+            assert_eq!((g.width(), g.height()), (shape.width(), shape.height()));
+            assert_eq!(
+                (g.cells(), g.stride()),
+                (Layout::cells(&shape), shape.stride())
+            );
+            assert_eq!(g.bottom(), shape.bottom());
+            assert_eq!(g.board(), shape.board());
+            assert_eq!(g.sentinels(), shape.sentinels());
+            assert_eq!(g.row_parity(0), shape.row_parity(0));
+            assert_eq!(g.row_parity(1), shape.row_parity(1));
+            assert_eq!(g.below_top_three(), shape.below_top_three());
+            for col in 0..W {
+                assert_eq!(g.column(col), shape.column(col));
+                for row in 0..=H {
+                    let cell = shape.cell(col, row);
+                    assert_eq!(g.column_of(cell), col, "{shape} {col} {row}");
+                }
+            }
         }
-    }
-
-    #[inline(always)]
-    fn playable(&self) -> u128 {
-        Geometry128::<W, H>.playable(self.mask)
-    }
-
-    /// The same position as every other size keeps it.
-    fn wide(&self) -> Position {
-        Position::from_parts((self.current, self.mask, self.moves))
-    }
-}
-
-impl<'s, const W: usize, const H: usize> Node for PlacedWide<'s, W, H> {
-    type Layout = Geometry128<W, H>;
-    type Key = u128;
-
-    #[inline(always)]
-    fn layout(&self) -> Geometry128<W, H> {
-        Geometry128
-    }
-
-    #[inline(always)]
-    fn moves_played(&self) -> u32 {
-        self.moves
-    }
-
-    #[inline(always)]
-    fn discs(&self) -> Discs<u128> {
-        Discs {
-            current: self.current,
-            mask: self.mask,
-            moves: self.moves,
-        }
-    }
-
-    #[inline(always)]
-    fn winning_cells(&self) -> u128 {
-        Geometry128::<W, H>.winning_cells(self.current) & !self.mask
-    }
-
-    #[inline(always)]
-    fn opponent_winning_cells(&self) -> u128 {
-        Geometry128::<W, H>.winning_cells(self.current ^ self.mask) & !self.mask
-    }
-
-    #[inline(always)]
-    fn non_losing_moves_against(&self, threats: u128) -> u128 {
-        layout::non_losing_among(self.playable(), threats)
-    }
-
-    #[inline(always)]
-    fn play_cell(&mut self, cell: u128) {
-        self.current ^= self.mask;
-        self.mask |= cell;
-        self.moves += 1;
-    }
-
-    #[inline(always)]
-    fn key(&self) -> u128 {
-        self.current + self.mask
-    }
-
-    #[inline(always)]
-    fn canonical_key(&self) -> u128 {
-        let key = self.key();
-        key.min(layout::mirror(key, W, Geometry128::<W, H>::STRIDE))
-    }
-
-    fn can_win_next(&self) -> bool {
-        (self.winning_cells() & self.playable()).any()
-    }
-
-    fn is_game_over(&self) -> bool {
-        self.ending().is_some()
-    }
-
-    // Once a call, not on the search's path: the rules of every size.
-    fn ending(&self) -> Option<Ending> {
-        self.wide().ending(self.shape)
-    }
-
-    fn book_score(&self, book: &Book) -> Option<i32> {
-        book.score_as_data(self.shape, &self.wide())
+        check::<7, 9>();
+        check::<6, 11>();
+        check::<6, 12>();
+        check::<4, 19>();
+        check::<16, 7>();
     }
 }

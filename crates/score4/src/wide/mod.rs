@@ -7,7 +7,8 @@
 //! data instead: a [`Shape`] holds the dimensions and the masks derived
 //! from them, computed once, and one search, compiled once, serves every
 //! size. The layout is the same Fhourstones layout, in a `u128`; the
-//! search takes its low `u64` on boards whose layout fits one.
+//! search takes its low `u64` on boards whose layout fits one. A few
+//! sizes past 64 bits, those of solves of many hours, are compiled too.
 //!
 //! - [`shape`]: the dimensions and masks.
 //! - [`notation`]: one character a move on every width, `1`-`9` then `a`-`g`.
@@ -16,6 +17,7 @@
 //!   up to 128 bits: the compiled search on a compiled size, the search
 //!   of sizes as data on the others; the faces that offer every board
 //!   (`score4 solve`, `bench`, `serve`) go through it.
+//! - `node`: a position beside its shape, as the search takes it.
 //! - `compiled`: the few sizes past 64 bits of long solves, whose masks
 //!   are constants in `u128`s.
 //!
@@ -26,14 +28,15 @@
 //! assert!(p.can_play(&shape, 10));
 //! ```
 
-mod compiled;
+pub(crate) mod compiled;
+mod node;
 pub mod notation;
 pub mod position;
 pub mod search;
 pub mod shape;
 pub mod table;
 
+pub(crate) use node::placed;
 pub use position::Position;
-pub(crate) use search::placed;
 pub use search::{Analysis, Solver};
 pub use shape::Shape;

@@ -11,15 +11,15 @@ use std::time::Duration;
 
 use crate::clock::Instant;
 
-use super::compiled::{with_compiled_wide_size, PlacedWide};
+use super::compiled::{with_compiled_wide_size, Geometry128};
+use super::node::{placed, OfShape, Placed};
 use super::position::Position;
 use super::shape::{Shape, MAX_WIDTH};
 use super::table::Table;
 use crate::book::{Book, BookError};
 use crate::error::SolveError;
-use crate::layout::{Discs, Layout, Narrow};
+use crate::layout::Narrow;
 use crate::mem::TableError;
-use crate::position::Ending;
 use crate::solver::{
     best_among, built_for, prove, score_among, watch, AnyEngine, Ask, BestSoFar, Bound, Counts,
     Engine, Found, Goal, JournalError, JournalLoaded, Node, Parts, Probe, Progress, ScoreRange,
@@ -412,18 +412,19 @@ impl Counts for Analysis {
 /// time, each position crossing the boundary as parts.
 struct Asking<'e>(&'e mut dyn AnyEngine);
 
-impl Windows<Placed<'_>> for Asking<'_> {
+impl<'s> Windows<Placed<'s, &'s Shape>> for Asking<'_> {
     fn window(
         &mut self,
-        p: &Placed<'_>,
+        p: &Placed<'s, &'s Shape>,
         alpha: i32,
         beta: i32,
         deadline: Option<Instant>,
     ) -> Result<i32, Stopped> {
-        match self
-            .0
-            .ask(p.p.to_parts(), Ask::Window(alpha, beta), Some(deadline))?
-        {
+        match self.0.ask(
+            p.position().to_parts(),
+            Ask::Window(alpha, beta),
+            Some(deadline),
+        )? {
             Found::Score(r) => Ok(r),
             found => unreachable!("a window found {found:?}"),
         }
@@ -433,7 +434,7 @@ impl Windows<Placed<'_>> for Asking<'_> {
         self.0.nodes()
     }
 
-    fn book_score(&self, p: &Placed<'_>) -> Option<i32> {
+    fn book_score(&self, p: &Placed<'s, &'s Shape>) -> Option<i32> {
         self.0.book().and_then(|book| p.book_score(book))
     }
 }
@@ -449,25 +450,15 @@ pub(crate) fn as_data_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngin
     }
 }
 
-/// The engine of a size past 64 bits: the compiled search where
-/// [`with_compiled_wide_size!`] lists the size, else the search of sizes
-/// as data.
-pub(crate) fn wide_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
+/// The engine of a size that `with_compiled_size!` does not list: the
+/// compiled search past 64 bits where [`with_compiled_wide_size!`] lists
+/// the size, else the search of sizes as data.
+pub(crate) fn shape_engine(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>, TableError> {
     with_compiled_wide_size!(
         (shape.width(), shape.height()),
         compiled_wide(shape, mb),
         as_data_engine(shape, mb)
     )
-}
-
-/// Whether the size past 64 bits `width` x `height` has its search
-/// compiled.
-pub(crate) fn is_compiled_wide(width: usize, height: usize) -> bool {
-    #[cfg_attr(any(test, target_family = "wasm"), allow(dead_code))]
-    fn yes<const W: usize, const H: usize>() -> bool {
-        true
-    }
-    with_compiled_wide_size!((width, height), yes(), false)
 }
 
 // The unit tests and the WebAssembly compile no size past 64 bits.
@@ -488,16 +479,15 @@ fn engine_over<P: Placing>(shape: Shape, mb: usize) -> Result<Box<dyn AnyEngine>
     }))
 }
 
-/// The compiled sizes' table, of keys up to 64 bits.
+/// The table of keys up to 64 bits, the compiled `u64` sizes'.
 type NarrowTable = crate::solver::table::Table;
 
 /// How a size's positions meet the search: the table they go in, and the
-/// node each position becomes beside its shape.
+/// layout each position is searched in beside its shape.
 trait Placing: 'static {
     type Store: Store + Send + 'static;
-    type Node<'s>: Node<Key = <Self::Store as Store>::Key>;
-    /// `p` beside `shape`, as the search takes it.
-    fn place(shape: &Shape, p: Position) -> Self::Node<'_>;
+    /// The layout the positions are searched in.
+    type Layout<'s>: OfShape<'s, Cells = <Self::Store as Store>::Key>;
 }
 
 /// Boards past 64 bits, their masks read from the shape: in `u128`s.
@@ -505,10 +495,7 @@ struct OnU128;
 
 impl Placing for OnU128 {
     type Store = Table;
-    type Node<'s> = Placed<'s>;
-    fn place(shape: &Shape, p: Position) -> Placed<'_> {
-        Placed { shape, p }
-    }
+    type Layout<'s> = &'s Shape;
 }
 
 /// Boards whose layout fits 64 bits, their masks read from the shape: in
@@ -517,16 +504,7 @@ struct OnU64;
 
 impl Placing for OnU64 {
     type Store = NarrowTable;
-    type Node<'s> = PlacedNarrow<'s>;
-    fn place(shape: &Shape, p: Position) -> PlacedNarrow<'_> {
-        debug_assert!(shape.layout_bits() <= u64::BITS);
-        PlacedNarrow {
-            shape,
-            current: p.current() as u64,
-            mask: p.occupied() as u64,
-            moves: p.moves_played(),
-        }
-    }
+    type Layout<'s> = Narrow<'s>;
 }
 
 /// The compiled `W` x `H` board past 64 bits: in `u128`s, its masks
@@ -536,10 +514,7 @@ struct CompiledWide<const W: usize, const H: usize>;
 
 impl<const W: usize, const H: usize> Placing for CompiledWide<W, H> {
     type Store = Table;
-    type Node<'s> = PlacedWide<'s, W, H>;
-    fn place(shape: &Shape, p: Position) -> PlacedWide<'_, W, H> {
-        PlacedWide::new(shape, p)
-    }
+    type Layout<'s> = Geometry128<W, H>;
 }
 
 /// The engine of a size held as a [`Shape`] (every size but those of
@@ -611,7 +586,7 @@ impl<P: Placing> AnyEngine for ShapeEngine<P> {
         ask: Ask,
         until: Option<Option<Instant>>,
     ) -> Result<Found, Stopped> {
-        let p = P::place(&self.shape, Position::from_parts(p));
+        let p = Placed::<P::Layout<'_>>::new(&self.shape, Position::from_parts(p));
         self.engine.run(until, |engine| engine.answer(&p, ask))
     }
 }
@@ -619,188 +594,6 @@ impl<P: Placing> AnyEngine for ShapeEngine<P> {
 /// The answer of a search nothing could stop.
 fn never<T>(_: Stopped) -> T {
     unreachable!("only a search given a deadline is stopped")
-}
-
-/// `p` beside `shape`, as the search takes it.
-pub(crate) fn placed<'s>(shape: &'s Shape, p: &Position) -> Placed<'s> {
-    Placed { shape, p: *p }
-}
-
-/// A position beside its shape: what the search needs of a position.
-#[derive(Clone, Copy)]
-pub(crate) struct Placed<'s> {
-    shape: &'s Shape,
-    p: Position,
-}
-
-impl<'s> Node for Placed<'s> {
-    type Layout = &'s Shape;
-    type Key = u128;
-
-    #[inline(always)]
-    fn layout(&self) -> &'s Shape {
-        self.shape
-    }
-
-    #[inline(always)]
-    fn moves_played(&self) -> u32 {
-        self.p.moves_played()
-    }
-
-    #[inline(always)]
-    fn discs(&self) -> Discs<u128> {
-        Discs {
-            current: self.p.current(),
-            mask: self.p.occupied(),
-            moves: self.p.moves_played(),
-        }
-    }
-
-    #[inline(always)]
-    fn winning_cells(&self) -> u128 {
-        self.p.winning_cells(self.shape)
-    }
-
-    #[inline(always)]
-    fn opponent_winning_cells(&self) -> u128 {
-        self.p.opponent_winning_cells(self.shape)
-    }
-
-    #[inline(always)]
-    fn non_losing_moves_against(&self, threats: u128) -> u128 {
-        Position::non_losing_among(self.p.playable(self.shape), threats)
-    }
-
-    #[inline(always)]
-    fn play_cell(&mut self, cell: u128) {
-        self.p.play_cell(cell)
-    }
-
-    #[inline(always)]
-    fn key(&self) -> u128 {
-        self.p.key()
-    }
-
-    #[inline(always)]
-    fn canonical_key(&self) -> u128 {
-        self.p.canonical_key(self.shape)
-    }
-
-    fn can_win_next(&self) -> bool {
-        self.p.can_win_next(self.shape)
-    }
-
-    fn is_game_over(&self) -> bool {
-        self.p.ending(self.shape).is_some()
-    }
-
-    fn ending(&self) -> Option<Ending> {
-        self.p.ending(self.shape)
-    }
-
-    fn book_score(&self, book: &Book) -> Option<i32> {
-        book.score_as_data(self.shape, &self.p)
-    }
-}
-
-/// A position beside its shape on a board whose layout fits 64 bits: the
-/// node of [`Placed`] in `u64`s.
-#[derive(Clone, Copy)]
-pub(crate) struct PlacedNarrow<'s> {
-    shape: &'s Shape,
-    current: u64,
-    mask: u64,
-    moves: u32,
-}
-
-impl PlacedNarrow<'_> {
-    #[inline(always)]
-    fn playable(&self) -> u64 {
-        Narrow(self.shape).playable(self.mask)
-    }
-
-    /// The same position in the `u128`s of every other size.
-    fn wide(&self) -> Position {
-        Position::from_parts((self.current as u128, self.mask as u128, self.moves))
-    }
-}
-
-impl<'s> Node for PlacedNarrow<'s> {
-    type Layout = Narrow<'s>;
-    type Key = u64;
-
-    #[inline(always)]
-    fn layout(&self) -> Narrow<'s> {
-        Narrow(self.shape)
-    }
-
-    #[inline(always)]
-    fn moves_played(&self) -> u32 {
-        self.moves
-    }
-
-    #[inline(always)]
-    fn discs(&self) -> Discs<u64> {
-        Discs {
-            current: self.current,
-            mask: self.mask,
-            moves: self.moves,
-        }
-    }
-
-    #[inline(always)]
-    fn winning_cells(&self) -> u64 {
-        Narrow(self.shape).winning_cells(self.current) & !self.mask
-    }
-
-    #[inline(always)]
-    fn opponent_winning_cells(&self) -> u64 {
-        Narrow(self.shape).winning_cells(self.current ^ self.mask) & !self.mask
-    }
-
-    #[inline(always)]
-    fn non_losing_moves_against(&self, threats: u64) -> u64 {
-        crate::layout::non_losing_among(self.playable(), threats)
-    }
-
-    #[inline(always)]
-    fn play_cell(&mut self, cell: u64) {
-        self.current ^= self.mask;
-        self.mask |= cell;
-        self.moves += 1;
-    }
-
-    #[inline(always)]
-    fn key(&self) -> u64 {
-        self.current + self.mask
-    }
-
-    #[inline(always)]
-    fn canonical_key(&self) -> u64 {
-        let key = self.key();
-        key.min(crate::layout::mirror(
-            key,
-            self.shape.width(),
-            self.shape.stride(),
-        ))
-    }
-
-    fn can_win_next(&self) -> bool {
-        self.winning_cells() & self.playable() != 0
-    }
-
-    fn is_game_over(&self) -> bool {
-        self.ending().is_some()
-    }
-
-    // Once a call, not on the search's path: the rules of every size.
-    fn ending(&self) -> Option<Ending> {
-        self.wide().ending(self.shape)
-    }
-
-    fn book_score(&self, book: &Book) -> Option<i32> {
-        book.score_as_data(self.shape, &self.wide())
-    }
 }
 
 #[cfg(test)]

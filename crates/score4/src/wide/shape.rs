@@ -3,8 +3,8 @@
 //!
 //! The layout is the Fhourstones layout of [`bitboard`](crate::bitboard)
 //! (each column `height + 1` bits, cells from the bottom up, then a
-//! sentinel that stays zero), in a `u128`: up to 128 bits, where the
-//! compiled sizes stop at 64.
+//! sentinel that stays zero), in a `u128`: up to 128 bits, where a
+//! [`Position<W, H>`](crate::Position) stops at 64.
 
 use std::fmt;
 use std::str::FromStr;
@@ -114,24 +114,32 @@ impl Shape {
     ///
     /// If the board is empty, wider than [`MAX_WIDTH`] or its layout does
     /// not fit [`MAX_LAYOUT_BITS`].
-    pub fn any(width: usize, height: usize) -> Shape {
+    pub const fn any(width: usize, height: usize) -> Shape {
+        // A constant function (the compiled sizes past 64 bits take their
+        // masks from it), so loops rather than iterators, and a message
+        // without the size.
         assert!(
-            (1..=MAX_WIDTH).contains(&width)
+            width >= 1
+                && width <= MAX_WIDTH
                 && height >= 1
                 && width * (height + 1) <= MAX_LAYOUT_BITS,
-            "{width}x{height} does not fit the 128-bit layout"
+            "the board does not fit the 128-bit layout"
         );
         let stride = height as u32 + 1;
-        let bottom = (0..width).fold(0, |b: Cells, col| b | 1 << (col as u32 * stride));
+        let mut bottom: Cells = 0;
         let mut order = [0usize; MAX_WIDTH];
-        for (i, slot) in order.iter_mut().take(width).enumerate() {
-            *slot = crate::bitboard::centre_first_column(width, i);
+        let mut col = 0;
+        while col < width {
+            bottom |= 1 << (col as u32 * stride);
+            order[col] = crate::bitboard::centre_first_column(width, col);
+            col += 1;
         }
-        let rows = |parity: usize| {
-            (0..=height)
-                .filter(|row| row % 2 == parity)
-                .fold(0, |rows: Cells, row| rows | bottom << row)
-        };
+        let mut row_parity: [Cells; 2] = [0; 2];
+        let mut row = 0;
+        while row <= height {
+            row_parity[row % 2] |= bottom << row;
+            row += 1;
+        }
         Shape {
             width,
             height,
@@ -139,7 +147,7 @@ impl Shape {
             column_reciprocal: (1u32 << COLUMN_SHIFT).div_ceil(stride),
             bottom,
             board: bottom * ((1 << height) - 1),
-            row_parity: [rows(0), rows(1)],
+            row_parity,
             below_top_three: bottom * ((1 << height.saturating_sub(3)) - 1),
             order,
         }
