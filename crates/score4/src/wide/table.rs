@@ -1,11 +1,17 @@
 //! The transposition table of boards up to 128 bits: proven bounds by
 //! exact key, in buckets of two entries.
 //!
-//! As in the compiled sizes' [table](crate::solver::table), a key below
-//! `2^layout_bits` is scrambled by an odd multiplier modulo
-//! `2^layout_bits` (a bijection), the top bits of the product pick the
-//! bucket and the rest is stored as the check: bucket and check give back
-//! the whole key, so two positions are never mistaken for each other.
+//! A key of at most [`LOW_CHECK_BITS`] bits (every board up to 103 bits,
+//! all those whose solves are within reach) is its own check: its entry
+//! holds the whole key beside the data, and a hash of the key picks the
+//! bucket, a few multiplications of `u64`s. A wider key is scrambled, as
+//! in the compiled sizes' [table](crate::solver::table), by an odd
+//! multiplier modulo `2^layout_bits` (a bijection), the top bits of the
+//! product pick the bucket and the rest is stored as the check. Either
+//! way bucket and check give back the whole key, so two positions are
+//! never mistaken for each other. (The scramble costs shifts of `u128`s by
+//! amounts known only at run time, several instructions each on x86-64:
+//! the whole key spares them where it fits.)
 //!
 //! An entry is two words, from the top bit down:
 //!
@@ -66,6 +72,11 @@ const BUCKET_ENTRIES: usize = 2;
 const CACHE_LINE: usize = 64;
 /// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
 const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
+/// Odd multipliers that hash a whole key's two halves, each a bijection
+/// whose top bits depend on every bit of its half (the golden ratio, and
+/// another fixed odd constant).
+const MIX_LOW: u64 = crate::rng::GOLDEN;
+const MIX_HIGH: u64 = 0xD6E8_FEB8_6659_FD93;
 
 // Every score of a board of at most 128 cells fits a field beside its offset.
 const _: () = assert!(64 < SCORE_OFFSET + 1 && 2 * SCORE_OFFSET <= 1 << SCORE_BITS);
@@ -84,6 +95,9 @@ pub struct Table {
     layout_bits: u32,
     /// log2 of the number of buckets.
     index_bits: u32,
+    /// Whether an entry holds its whole key (a layout of at most
+    /// [`LOW_CHECK_BITS`] bits) rather than a scrambled key's check.
+    whole_key: bool,
     /// Words an entry takes: 2, or 3 where the check is wider than
     /// [`LOW_CHECK_BITS`].
     entry_words: usize,
@@ -115,6 +129,7 @@ impl Table {
             let bits = (usize::BITS - 1).saturating_sub(wanted.max(1).leading_zeros());
             bits.min(layout_bits)
         };
+        let whole_key = layout_bits <= LOW_CHECK_BITS;
         let (entry_words, index_bits) = match buckets_of(2) {
             bits if layout_bits - bits <= LOW_CHECK_BITS => (2, bits),
             _ => (3, buckets_of(3)),
@@ -134,6 +149,7 @@ impl Table {
             start,
             layout_bits,
             index_bits,
+            whole_key,
             entry_words,
         })
     }
@@ -159,7 +175,11 @@ impl Table {
     /// Starts loading the bucket of `key` into the cache.
     #[inline(always)]
     pub fn prefetch(&self, key: u128) {
-        let (bucket, _) = self.slot::<2>(key);
+        let bucket = if self.whole_key {
+            self.bucket_of_whole(key)
+        } else {
+            self.slot::<2, false>(key).0
+        };
         let words = BUCKET_ENTRIES * self.entry_words;
         let first = self
             .entries
@@ -181,12 +201,14 @@ impl Table {
     /// What is known about the position of `key`, if anything.
     #[inline(always)]
     pub fn get(&self, key: u128) -> Option<Bounds> {
-        // Each size of entry compiled apart: the common one, of two
-        // words, costs no more than it did alone.
-        if self.entry_words == 2 {
-            self.get_in::<2>(key)
+        // Each form of entry compiled apart: the common one, of two
+        // words holding the whole key, costs no more than it did alone.
+        if self.whole_key {
+            self.get_in::<2, true>(key)
+        } else if self.entry_words == 2 {
+            self.get_in::<2, false>(key)
         } else {
-            self.get_in::<3>(key)
+            self.get_in::<3, false>(key)
         }
     }
 
@@ -197,16 +219,31 @@ impl Table {
     #[inline(always)]
     pub fn put(&self, key: u128, work: u64, known: Bounds) {
         debug_assert!(known.lower <= known.upper);
-        if self.entry_words == 2 {
-            self.put_in::<2>(key, work, known)
+        if self.whole_key {
+            self.put_in::<2, true>(key, work, known)
+        } else if self.entry_words == 2 {
+            self.put_in::<2, false>(key, work, known)
         } else {
-            self.put_in::<3>(key, work, known)
+            self.put_in::<3, false>(key, work, known)
         }
     }
 
-    /// The bucket of `key`, and the check its entry of `W` words carries.
+    /// The bucket of a key that is its own check: the top bits of a hash
+    /// of its halves, as many as the buckets need (a multiplication's
+    /// high word, which takes no branch for a table of one bucket).
     #[inline(always)]
-    fn slot<const W: usize>(&self, key: u128) -> (usize, Check) {
+    fn bucket_of_whole(&self, key: u128) -> usize {
+        let hash = (key as u64).wrapping_mul(MIX_LOW) ^ ((key >> 64) as u64).wrapping_mul(MIX_HIGH);
+        ((hash as u128 * (1u128 << self.index_bits)) >> 64) as usize
+    }
+
+    /// The bucket of `key`, and the check its entry of `W` words carries:
+    /// the key itself if `WHOLE`.
+    #[inline(always)]
+    fn slot<const W: usize, const WHOLE: bool>(&self, key: u128) -> (usize, Check) {
+        if WHOLE {
+            return (self.bucket_of_whole(key), Check { low: key, top: 0 });
+        }
         let scrambled = if self.layout_bits == 128 {
             key.wrapping_mul(SCRAMBLE)
         } else {
@@ -262,8 +299,8 @@ impl Table {
     }
 
     #[inline(always)]
-    fn get_in<const W: usize>(&self, key: u128) -> Option<Bounds> {
-        let (bucket, check) = self.slot::<W>(key);
+    fn get_in<const W: usize, const WHOLE: bool>(&self, key: u128) -> Option<Bounds> {
+        let (bucket, check) = self.slot::<W, WHOLE>(key);
         let first = self.start + Self::first_word::<W>(bucket);
         let e = self.load::<W>(first);
         if holds::<W>(e, check) {
@@ -274,9 +311,9 @@ impl Table {
     }
 
     #[inline(always)]
-    fn put_in<const W: usize>(&self, key: u128, work: u64, known: Bounds) {
+    fn put_in<const W: usize, const WHOLE: bool>(&self, key: u128, work: u64, known: Bounds) {
         let work = (u64::BITS - work.leading_zeros()).min((1 << WORK_BITS) - 1);
-        let (bucket, check) = self.slot::<W>(key);
+        let (bucket, check) = self.slot::<W, WHOLE>(key);
         let deep = self.start + Self::first_word::<W>(bucket);
         let any = deep + W;
         let entry = |work: u32, bounds: Bounds| Entry {
@@ -405,11 +442,30 @@ mod tests {
         scrambled.wrapping_mul(inverse)
     }
 
+    /// The key that is its own check whose high half is that of `check`
+    /// and whose bucket is `bucket`, in a table of `index_bits` bits (its
+    /// low half from the hash, inverting `MIX_LOW`): a key of at least 65
+    /// bits, or any in a table of one bucket.
+    fn whole_key_in(t: &Table, bucket: u128, check: u128) -> u128 {
+        let high = (check >> 64) as u64;
+        if t.index_bits == 0 {
+            return check;
+        }
+        let mut inverse = MIX_LOW;
+        for _ in 0..5 {
+            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX_LOW.wrapping_mul(inverse)));
+        }
+        let hash = (bucket as u64) << (64 - t.index_bits) | (check as u64) >> t.index_bits;
+        let low = (hash ^ high.wrapping_mul(MIX_HIGH)).wrapping_mul(inverse);
+        (high as u128) << 64 | low as u128
+    }
+
     /// The bucket of a key, and the whole check its entry carries.
     fn slot(t: &Table, key: u128) -> (usize, u128) {
-        let (bucket, check) = match t.entry_words {
-            2 => t.slot::<2>(key),
-            _ => t.slot::<3>(key),
+        let (bucket, check) = match (t.whole_key, t.entry_words) {
+            (true, _) => t.slot::<2, true>(key),
+            (false, 2) => t.slot::<2, false>(key),
+            _ => t.slot::<3, false>(key),
         };
         (bucket, (check.top as u128) << LOW_CHECK_BITS | check.low)
     }
@@ -425,7 +481,9 @@ mod tests {
             (20, 0, 2),
             (64, 0, 2),
             (70, 0, 2),
+            (70, 1, 2),
             (103, 0, 2),
+            (103, 1024, 2),
             (104, 0, 3),
             (105, 1, 2),
             (128, 0, 3),
@@ -436,7 +494,12 @@ mod tests {
             assert_eq!(t.entry_words, entry_words, "{layout_bits} bits, {mb} MiB");
             let mut rng = crate::rng::Rng::new(layout_bits as u64);
             let mask = u128::MAX >> (128 - layout_bits);
-            let check_bits = layout_bits - t.index_bits;
+            assert_eq!(t.whole_key, layout_bits <= LOW_CHECK_BITS);
+            // A whole key is all check.
+            let check_bits = match t.whole_key {
+                true => layout_bits,
+                false => layout_bits - t.index_bits,
+            };
             let buckets = 1u128 << t.index_bits;
             let mut stored = Vec::new();
             let mut crowded = std::collections::HashSet::new();
@@ -458,7 +521,13 @@ mod tests {
                     _ => random & (u128::MAX >> (128 - check_bits)),
                 };
                 // (A table of one bucket: index 0, a check of 128 bits.)
-                let key = unscramble(bucket.checked_shl(check_bits).unwrap_or(0) | check) & mask;
+                let key = match t.whole_key {
+                    true => whole_key_in(&t, bucket, check),
+                    false => unscramble(bucket.checked_shl(check_bits).unwrap_or(0) | check) & mask,
+                };
+                // A whole key in many buckets: its low half is the hash's,
+                // so its pair differs from it in the top bit and there.
+                let check = if t.whole_key { key } else { check };
                 assert_eq!(slot(&t, key), (bucket as usize, check));
                 let known = Bounds {
                     lower: (i % 50) - 40,
@@ -592,7 +661,10 @@ mod tests {
             };
             for pair in 0..20 {
                 let check = (((rng.next_u64() as u128) << 64) | rng.next_u64() as u128) & mask;
-                let keys = [check, check ^ 1 << (layout_bits - 1)].map(|c| unscramble(c) & mask);
+                let keys = [check, check ^ 1 << (layout_bits - 1)].map(|c| match t.whole_key {
+                    true => c,
+                    false => unscramble(c) & mask,
+                });
                 let bounds = |i: i32| Bounds {
                     lower: pair - 20 + i,
                     upper: pair + i,
@@ -618,21 +690,28 @@ mod tests {
     }
 
     #[test]
-    fn small_layouts_hold_every_key() {
+    fn small_layouts_spread_their_keys() {
+        // A table of as many buckets as keys: a hash is no bijection, but
+        // every key reads back its own bounds or nothing, and buckets of
+        // two entries keep most keys (a random spread loses about a tenth).
         let mut t = Table::with_mb(64, 12).unwrap();
         assert_eq!(t.used().len(), 4 << 12);
+        let bounds = |key: u128| Bounds {
+            lower: (key % 60) as i32 - 40,
+            upper: (key % 60) as i32 - 30,
+            best: Some((key % 16) as usize),
+        };
         for key in 0..1u128 << 12 {
-            t.put(
-                key,
-                1,
-                Bounds {
-                    lower: 1,
-                    upper: 2,
-                    best: None,
-                },
-            );
+            t.put(key, 1, bounds(key));
         }
-        assert!((0..1u128 << 12).all(|k| t.get(k).is_some()));
+        let mut kept = 0;
+        for key in 0..1u128 << 12 {
+            if let Some(found) = t.get(key) {
+                assert_eq!(found, bounds(key), "{key}");
+                kept += 1;
+            }
+        }
+        assert!(kept > (1 << 12) * 85 / 100, "{kept}");
         t.clear();
         assert_eq!(t.get(5), None);
     }
