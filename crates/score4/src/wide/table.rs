@@ -95,6 +95,8 @@ pub struct Table {
     layout_bits: u32,
     /// log2 of the number of buckets.
     index_bits: u32,
+    /// `2^index_bits`, which a whole key's hash is scaled by.
+    buckets: u64,
     /// Whether an entry holds its whole key (a layout of at most
     /// [`LOW_CHECK_BITS`] bits) rather than a scrambled key's check.
     whole_key: bool,
@@ -149,6 +151,8 @@ impl Table {
             start,
             layout_bits,
             index_bits,
+            // Fewer buckets than bytes of memory: below 2^64.
+            buckets: 1 << index_bits,
             whole_key,
             entry_words,
         })
@@ -234,7 +238,7 @@ impl Table {
     #[inline(always)]
     fn bucket_of_whole(&self, key: u128) -> usize {
         let hash = (key as u64).wrapping_mul(MIX_LOW) ^ ((key >> 64) as u64).wrapping_mul(MIX_HIGH);
-        ((hash as u128 * (1u128 << self.index_bits)) >> 64) as usize
+        ((hash as u128 * self.buckets as u128) >> 64) as usize
     }
 
     /// The bucket of `key`, and the check its entry of `W` words carries:
