@@ -61,6 +61,18 @@ impl<const W: usize, const H: usize> Geometry128<W, H> {
     };
     const CENTRE_FIRST: [usize; W] = crate::bitboard::centre_first::<W>();
     const ROW_PARITY: [u128; 2] = [Self::SHAPE.row_parity(0), Self::SHAPE.row_parity(1)];
+    /// Each column's cells, read rather than shifted into place: a `u128`
+    /// shifted by an amount known only at run time takes several
+    /// instructions, and the search asks for a column at every move it ranks.
+    const COLUMNS: [u128; W] = {
+        let mut columns = [0; W];
+        let mut col = 0;
+        while col < W {
+            columns[col] = Self::SHAPE.column(col);
+            col += 1;
+        }
+        columns
+    };
 }
 
 impl<const W: usize, const H: usize> Layout for Geometry128<W, H> {
@@ -114,7 +126,7 @@ impl<const W: usize, const H: usize> Layout for Geometry128<W, H> {
     }
     #[inline(always)]
     fn column(&self, col: usize) -> u128 {
-        Self::SHAPE.column(col)
+        Self::COLUMNS[col]
     }
     #[inline(always)]
     fn column_of(&self, cell: u128) -> usize {
