@@ -7,9 +7,9 @@
 //! bucket, a few multiplications of `u64`s. A wider key is scrambled, as
 //! in the compiled sizes' [table](crate::solver::table), by an odd
 //! multiplier modulo `2^layout_bits` (a bijection), the top bits of the
-//! product pick the bucket and the rest is stored as the check. Either
-//! way bucket and check give back the whole key, so two positions are
-//! never mistaken for each other. (The scramble costs shifts of `u128`s by
+//! product pick the bucket and the rest is stored as the check, which with
+//! the bucket gives back the whole key. Either way two positions are never
+//! mistaken for each other. (The scramble costs shifts of `u128`s by
 //! amounts known only at run time, several instructions each on x86-64:
 //! the whole key spares them where it fits.)
 //!
