@@ -1,8 +1,8 @@
 //! The transposition table of boards up to 128 bits: proven bounds by
 //! exact key, in buckets of two entries.
 //!
-//! A key of at most [`LOW_CHECK_BITS`] bits (every board up to 103 bits,
-//! all those whose solves are within reach) is its own check: its entry
+//! A key of at most [`LOW_CHECK_BITS`] bits (a board of `W * (H + 1) <=
+//! 103`, 7x9, 6x11, 6x12 and 4x19 among them) is its own check: its entry
 //! holds the whole key beside the data, and a hash of the key picks the
 //! bucket, a few multiplications of `u64`s. A wider key is scrambled, as
 //! in the compiled sizes' [table](crate::solver::table), by an odd
@@ -37,11 +37,15 @@
 //! Threads share the table, and no atomic store writes 128 bits, so an
 //! entry is two atomic words: its low half, and its high half XOR the low
 //! half. A read that sees halves of two different writes gets back a high
-//! half that is neither's, so the check fails and the entry reads as empty,
-//! rather than one position's check with another's bounds (for a check
-//! that fits the low half, the high half must come back zero, and it does
-//! only if both writes had the same low half, the same entry). A third
-//! word is kept XOR the low half too, and read back the same way.
+//! half that is neither's, so neither writer's key reads the other's
+//! bounds: the check fails and the entry reads as empty (for a check that
+//! fits the low half, the high half must come back zero, and it does only
+//! if both writes had the same low half, the same entry). A third word is
+//! kept XOR the low half too, and read back the same way. What such a read
+//! decodes is a third key, which would read those bounds only if it were
+//! the very key being looked up in that bucket at that moment, differing
+//! from the writers' in just the bits the two writes' data differ in: a
+//! chance this table, as any table of unlocked entries, leaves.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -72,9 +76,11 @@ const BUCKET_ENTRIES: usize = 2;
 const CACHE_LINE: usize = 64;
 /// An odd multiplier with well-mixed bits (the 64-bit golden ratio, twice).
 const SCRAMBLE: u128 = ((crate::rng::GOLDEN as u128) << 64) | crate::rng::GOLDEN as u128 | 1;
-/// Odd multipliers that hash a whole key's two halves, each a bijection
-/// whose top bits depend on every bit of its half (the golden ratio, and
-/// another fixed odd constant).
+/// Odd multipliers that hash a whole key's two halves: each a bijection of
+/// its half whose top bits depend on every bit of it. Any odd constants
+/// with well-mixed bits do; two different ones keep a key's halves from
+/// cancelling when they are equal (the golden ratio, and an odd constant
+/// drawn at random once).
 const MIX_LOW: u64 = crate::rng::GOLDEN;
 const MIX_HIGH: u64 = 0xD6E8_FEB8_6659_FD93;
 
@@ -245,6 +251,8 @@ impl Table {
     /// the key itself if `WHOLE`.
     #[inline(always)]
     fn slot<const W: usize, const WHOLE: bool>(&self, key: u128) -> (usize, Check) {
+        // A key past its layout would lose bits beside the data.
+        debug_assert_eq!(key.checked_shr(self.layout_bits).unwrap_or(0), 0);
         if WHOLE {
             return (self.bucket_of_whole(key), Check { low: key, top: 0 });
         }
@@ -446,22 +454,26 @@ mod tests {
         scrambled.wrapping_mul(inverse)
     }
 
-    /// The key that is its own check whose high half is that of `check`
-    /// and whose bucket is `bucket`, in a table of `index_bits` bits (its
-    /// low half from the hash, inverting `MIX_LOW`): a key of at least 65
-    /// bits, or any in a table of one bucket.
-    fn whole_key_in(t: &Table, bucket: u128, check: u128) -> u128 {
-        let high = (check >> 64) as u64;
+    /// The key in `bucket` of a table of whole keys that is `near` but for
+    /// the top `index_bits` bits of its low half: multiplying by the odd
+    /// `MIX_LOW` leaves the bits below those as they are, and moves the
+    /// top ones by a bijection, which is inverted. Any key of a table of
+    /// one bucket; a key of 65 bits or more otherwise (its top bits free).
+    fn whole_key_in(t: &Table, bucket: u128, near: u128) -> u128 {
         if t.index_bits == 0 {
-            return check;
+            return near;
         }
         let mut inverse = MIX_LOW;
         for _ in 0..5 {
             inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX_LOW.wrapping_mul(inverse)));
         }
-        let hash = (bucket as u64) << (64 - t.index_bits) | (check as u64) >> t.index_bits;
-        let low = (hash ^ high.wrapping_mul(MIX_HIGH)).wrapping_mul(inverse);
-        (high as u128) << 64 | low as u128
+        assert_eq!(MIX_LOW.wrapping_mul(inverse), 1);
+        let (high, low) = ((near >> 64) as u64, near as u64);
+        let shift = 64 - t.index_bits;
+        let want = bucket as u64 ^ high.wrapping_mul(MIX_HIGH) >> shift;
+        let have = low.wrapping_mul(MIX_LOW) >> shift;
+        let step = want.wrapping_sub(have).wrapping_mul(inverse) & ((1 << t.index_bits) - 1);
+        (high as u128) << 64 | low.wrapping_add(step << shift) as u128
     }
 
     /// The bucket of a key, and the whole check its entry carries.
@@ -477,7 +489,7 @@ mod tests {
     #[test]
     fn keys_are_never_confused() {
         // Tables far smaller than the keys, of both entries, and keys
-        // crowded into a few buckets (the scramble inverted), which evict
+        // crowded into a few buckets (the scramble or the hash inverted), which evict
         // one another: every key reads back only what was stored for it,
         // or nothing. (Crowded, a table of a gibibyte costs the pages of
         // eight buckets, not the whole table's.)
@@ -512,7 +524,9 @@ mod tests {
                 // The first, the last and six buckets between, two keys in
                 // turn in each: the second's check the first's with one
                 // bit flipped, which only the whole check tells apart: its
-                // top bit, or the top bit of its first two words.
+                // top bit, or the top bit of its first two words. (A whole
+                // key's pair differs from it in its top bit, and in the top
+                // bits of its low half that keep it in the same bucket.)
                 let bucket = ((i / 2) % 8) as u128 * (buckets - 1) / 7;
                 crowded.insert(bucket);
                 let flip = match i % 4 {
@@ -529,8 +543,6 @@ mod tests {
                     true => whole_key_in(&t, bucket, check),
                     false => unscramble(bucket.checked_shl(check_bits).unwrap_or(0) | check) & mask,
                 };
-                // A whole key in many buckets: its low half is the hash's,
-                // so its pair differs from it in the top bit and there.
                 let check = if t.whole_key { key } else { check };
                 assert_eq!(slot(&t, key), (bucket as usize, check));
                 let known = Bounds {
@@ -718,6 +730,32 @@ mod tests {
         assert!(kept > (1 << 12) * 85 / 100, "{kept}");
         t.clear();
         assert_eq!(t.get(5), None);
+    }
+
+    #[test]
+    fn whole_keys_spread_by_either_half() {
+        // Keys that differ in only one half, 4,096 of them in 32,768
+        // buckets: a bucket that ignored either half would crowd them all
+        // into one.
+        let t = Table::with_mb(1, 80).unwrap();
+        assert!(t.whole_key && t.index_bits == 15);
+        let base = 0x1234_9ABC_DEF0_1234_5678u128;
+        let bounds = Bounds {
+            lower: -3,
+            upper: 4,
+            best: None,
+        };
+        for half in [0, 64] {
+            let keys: Vec<u128> = (0..4096u128).map(|i| base ^ i << half).collect();
+            let buckets: std::collections::HashSet<usize> =
+                keys.iter().map(|&k| t.bucket_of_whole(k)).collect();
+            assert!(buckets.len() > 3700, "{half}: {}", buckets.len());
+            for &key in &keys {
+                t.put(key, 1, bounds);
+            }
+            let kept = keys.iter().filter(|&&k| t.get(k) == Some(bounds)).count();
+            assert!(kept > 4000, "{half}: {kept}");
+        }
     }
 
     #[test]
