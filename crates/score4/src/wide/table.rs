@@ -1,7 +1,7 @@
 //! The transposition table of boards up to 128 bits: proven bounds by
 //! exact key, in buckets of two entries.
 //!
-//! A key of at most [`LOW_CHECK_BITS`] bits (a board of `W * (H + 1) <=
+//! A key of at most `LOW_CHECK_BITS` bits (a board of `W * (H + 1) <=
 //! 103`, 7x9, 6x11, 6x12 and 4x19 among them) is its own check: its entry
 //! holds the whole key beside the data, and a hash of the key picks the
 //! bucket, a few multiplications of `u64`s. A wider key is scrambled, as
