@@ -442,16 +442,21 @@ impl crate::solver::Store for Table {
 mod tests {
     use super::*;
 
-    /// The key whose scrambled value is `scrambled`: the multiplier's
-    /// inverse modulo `2^128`, by Newton's iteration (an odd number is its
-    /// own inverse to 3 bits, and each step doubles the bits).
-    fn unscramble(scrambled: u128) -> u128 {
-        let mut inverse = SCRAMBLE;
+    /// The inverse of the odd `m` modulo `2^128` (and so, its low half,
+    /// of its low half modulo `2^64`), by Newton's iteration: an odd number
+    /// is its own inverse to 3 bits, and each step doubles the bits.
+    fn inverse_of(m: u128) -> u128 {
+        let mut inverse = m;
         for _ in 0..6 {
-            inverse = inverse.wrapping_mul(2u128.wrapping_sub(SCRAMBLE.wrapping_mul(inverse)));
+            inverse = inverse.wrapping_mul(2u128.wrapping_sub(m.wrapping_mul(inverse)));
         }
-        assert_eq!(SCRAMBLE.wrapping_mul(inverse), 1);
-        scrambled.wrapping_mul(inverse)
+        assert_eq!(m.wrapping_mul(inverse), 1);
+        inverse
+    }
+
+    /// The key whose scrambled value is `scrambled`.
+    fn unscramble(scrambled: u128) -> u128 {
+        scrambled.wrapping_mul(inverse_of(SCRAMBLE))
     }
 
     /// The key in `bucket` of a table of whole keys that is `near` but for
@@ -463,10 +468,7 @@ mod tests {
         if t.index_bits == 0 {
             return near;
         }
-        let mut inverse = MIX_LOW;
-        for _ in 0..5 {
-            inverse = inverse.wrapping_mul(2u64.wrapping_sub(MIX_LOW.wrapping_mul(inverse)));
-        }
+        let inverse = inverse_of(MIX_LOW as u128) as u64;
         assert_eq!(MIX_LOW.wrapping_mul(inverse), 1);
         let (high, low) = ((near >> 64) as u64, near as u64);
         let shift = 64 - t.index_bits;
