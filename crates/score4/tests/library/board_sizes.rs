@@ -153,8 +153,9 @@ fn kept_split_records_read_back_and_prove_the_published_results() {
 /// (`WxH.journal`) read back whole, and a finished one proves the
 /// published score from its bounds in a few positions, as the kept record
 /// files do (the unpublished ones, 4x16 and 4x17, the score found here);
-/// an unfinished one only reads back, unless it has proven a bound of an
-/// unpublished score (4x19), which it then proves again at once. 12x4's,
+/// an unfinished one only reads back, unless it has proven a bound of the
+/// score (4x19's, unpublished; 6x11's, which must meet the published
+/// score), which it then proves again at once. 12x4's,
 /// whose sign was proven first, also proves the sign by the weak search.
 #[test]
 fn kept_journals_read_back_and_prove_the_published_results() {
@@ -169,9 +170,10 @@ fn kept_journals_read_back_and_prove_the_published_results() {
     let copies = tempfile::tempdir().unwrap();
     /// Ones whose journals also prove the published sign by the weak search.
     const SIGN_PROVEN: [(&str, i32); 1] = [("12x4", -1)];
-    /// Unfinished unpublished ones whose journals prove a bound of the
-    /// empty board's score (docs/board-sizes.md).
-    const BOUND_PROVEN: [(&str, Bound); 1] = [("4x19", Bound::AtMost(0))];
+    /// Unfinished ones whose journals prove a bound of the empty board's
+    /// score (docs/board-sizes.md).
+    const BOUND_PROVEN: [(&str, Bound); 2] =
+        [("4x19", Bound::AtMost(0)), ("6x11", Bound::AtLeast(2))];
     /// A journal that holds the answer gives it in a few positions; a
     /// broken one searches on.
     fn answered_at_once(solver: &wide::Solver, size: &str) {
@@ -215,11 +217,12 @@ fn kept_journals_read_back_and_prove_the_published_results() {
             signed.push(size.clone());
         }
         if let Some(&(_, bound)) = BOUND_PROVEN.iter().find(|(s, _)| *s == size) {
-            assert_eq!(published, None, "{size}");
-            let alpha = match bound {
-                Bound::AtMost(b) => b,
-                Bound::AtLeast(b) => b - 1,
+            let (alpha, holds) = match bound {
+                Bound::AtMost(b) => (b, published.is_none_or(|s| s <= b)),
+                Bound::AtLeast(b) => (b - 1, published.is_none_or(|s| s >= b)),
             };
+            // A bound against the published score is a broken journal.
+            assert!(holds, "{size}: {bound:?} against {published:?}");
             let found = solver.probe_until(&empty, alpha, Some(deadline)).unwrap();
             assert_eq!(found, Ok(bound), "{size}");
             answered_at_once(&solver, &size);
